@@ -1,0 +1,21 @@
+//! The DynamoDB value model shared by every monotable crate.
+//!
+//! * [`AttributeValue`] is one of DynamoDB's ten attribute types.
+//! * [`Number`] is an exact decimal with DynamoDB's limits (38 significant digits, magnitude
+//!   between 1E-130 and 9.99…E+125) and DynamoDB's canonical text form.
+//! * [`Item`] is a map from attribute names to values.
+//!
+//! The serde implementations speak DynamoDB's JSON wire form (`{"S": "x"}`, `{"N": "1"}`,
+//! base64 for binary). Deserialisation errors whose text starts with one of the prefixes
+//! recognised by [`is_validation_message`] are DynamoDB `ValidationException`s; all other
+//! serde errors are `SerializationException`s.
+
+mod error;
+mod number;
+mod value;
+mod wire;
+
+pub use error::NumberError;
+pub use number::Number;
+pub use value::{item_size, AttributeType, AttributeValue, Item};
+pub use wire::is_validation_message;
