@@ -260,8 +260,8 @@ fn cmp_digits(a: &[u8], b: &[u8]) -> Ordering {
 fn sub_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(a.len());
     let mut borrow = 0i8;
-    for i in 0..a.len() {
-        let mut d = a[i] as i8 - b.get(i).copied().unwrap_or(0) as i8 - borrow;
+    for (i, &x) in a.iter().enumerate() {
+        let mut d = x as i8 - b.get(i).copied().unwrap_or(0) as i8 - borrow;
         borrow = 0;
         if d < 0 {
             d += 10;
