@@ -1,1 +1,53 @@
-//! placeholder
+//! DynamoDB's expression languages, pure: no I/O, no async, no engine types.
+//!
+//! Five request parameters hold expressions: `ConditionExpression`, `FilterExpression`,
+//! `KeyConditionExpression`, `UpdateExpression` and `ProjectionExpression`. Each goes through
+//! three stages:
+//!
+//! 1. **Parsing** ([`parse_condition`], [`parse_update`], [`parse_projection`]): tokenizer and
+//!    recursive-descent parser producing an [`ast`] that still holds `#name` / `:value`
+//!    placeholders. The AST's `Display` prints canonical text that parses back to the same
+//!    tree. Only syntax errors (and the length, emptiness and nesting limits) happen here.
+//! 2. **Resolution** ([`Params`]): the semantic pass of one request. It substitutes the
+//!    request's `ExpressionAttributeNames` / `ExpressionAttributeValues`, tracks which were
+//!    used, and reproduces DynamoDB's validation with DynamoDB's messages: reserved words,
+//!    undefined placeholders, unknown or misused functions, operand counts and types,
+//!    overlapping update or projection paths, key-attribute updates, and the key-condition
+//!    rules. [`Params::finish`] reports unused names and values.
+//! 3. **Evaluation** on resolved forms ([`Condition::eval`], [`UpdatePlan::apply`],
+//!    [`Projection::apply`], and [`KeyCondition`] for the engine's key lookups). The resolved
+//!    types are public and constructible so that legacy parameters (`Expected`,
+//!    `QueryFilter`, `AttributeUpdates`, `AttributesToGet`) can be translated into them.
+//!
+//! Every error is an [`ExprError`] whose message is DynamoDB's `ValidationException` text.
+
+pub mod ast;
+mod error;
+mod eval;
+mod lexer;
+mod params;
+mod parse_update;
+mod parser;
+mod reserved;
+mod resolved;
+
+pub use error::{ErrorKind, ExprError, ExpressionKind};
+pub use params::Params;
+pub use parse_update::parse_update;
+pub use parser::{MAX_EXPRESSION_BYTES, MAX_NESTING};
+pub use reserved::is_reserved_word;
+pub use resolved::{
+    attribute_path, ChangedAttributes, Comparator, Condition, KeyCondition, Operand, Path, PathDisplay,
+    PathElement, Projection, SetValue, SortKeyCondition, SortKeyOp, UpdateAction, UpdateOperand, UpdatePlan,
+};
+
+/// Parses a condition, filter or key condition expression (syntax only); `kind` names the
+/// parameter in error messages.
+pub fn parse_condition(text: &str, kind: ExpressionKind) -> Result<ast::Condition, ExprError> {
+    parser::Parser::new(text, kind)?.parse_condition()
+}
+
+/// Parses a projection expression (syntax only).
+pub fn parse_projection(text: &str) -> Result<ast::Projection, ExprError> {
+    parser::Parser::new(text, ExpressionKind::Projection)?.parse_projection()
+}
