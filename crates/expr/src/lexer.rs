@@ -130,7 +130,10 @@ mod tests {
     #[test]
     fn operators_take_the_longest_match() {
         use TokenKind::*;
-        assert_eq!(kinds("a<>b<=c>=d<e>f=g"), [Ident, Ne, Ident, Le, Ident, Ge, Ident, Lt, Ident, Gt, Ident, Eq, Ident, Eof]);
+        assert_eq!(
+            kinds("a<>b<=c>=d<e>f=g"),
+            [Ident, Ne, Ident, Le, Ident, Ge, Ident, Lt, Ident, Gt, Ident, Eq, Ident, Eof]
+        );
     }
 
     #[test]

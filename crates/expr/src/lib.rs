@@ -21,25 +21,34 @@
 //!
 //! Every error is an [`ExprError`] whose message is DynamoDB's `ValidationException` text.
 
+mod apply;
 pub mod ast;
 mod error;
 mod eval;
+mod key_condition;
 mod lexer;
 mod params;
 mod parse_update;
 mod parser;
+mod project;
 mod reserved;
+mod resolve_condition;
+mod resolve_update;
 mod resolved;
+mod values;
 
 pub use error::{ErrorKind, ExprError, ExpressionKind};
+pub use eval::lookup;
 pub use params::Params;
 pub use parse_update::parse_update;
 pub use parser::{MAX_EXPRESSION_BYTES, MAX_NESTING};
 pub use reserved::is_reserved_word;
+pub use resolve_condition::MAX_IN_OPERANDS;
 pub use resolved::{
     attribute_path, ChangedAttributes, Comparator, Condition, KeyCondition, Operand, Path, PathDisplay,
     PathElement, Projection, SetValue, SortKeyCondition, SortKeyOp, UpdateAction, UpdateOperand, UpdatePlan,
 };
+pub use values::{compare_scalars, value_brief, value_size};
 
 /// Parses a condition, filter or key condition expression (syntax only); `kind` names the
 /// parameter in error messages.

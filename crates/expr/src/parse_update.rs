@@ -44,7 +44,10 @@ impl Parser<'_> {
         }
     }
 
-    fn comma_list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Result<T, ExprError>) -> Result<Vec<T>, ExprError> {
+    fn comma_list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<T, ExprError>,
+    ) -> Result<Vec<T>, ExprError> {
         let mut items = vec![item(self)?];
         while self.peek_kind() == TokenKind::Comma {
             self.advance();

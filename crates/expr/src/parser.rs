@@ -126,7 +126,11 @@ impl<'a> Parser<'a> {
             next.end
         };
         let near = self.text.get(from..to).unwrap_or("");
-        ExprError::invalid(self.kind, ErrorKind::Syntax, format_args!("Syntax error; token: \"{token}\", near: \"{near}\""))
+        ExprError::invalid(
+            self.kind,
+            ErrorKind::Syntax,
+            format_args!("Syntax error; token: \"{token}\", near: \"{near}\""),
+        )
     }
 
     pub(crate) fn expect(&mut self, kind: TokenKind) -> Result<Token, ExprError> {
