@@ -1,1 +1,28 @@
-//! placeholder
+//! monotable's embedded DynamoDB engine.
+//!
+//! [`Engine`] exposes one synchronous method per DynamoDB operation, taking and returning the
+//! DynamoDB request/response shapes of [`api`] (which (de)serialise with DynamoDB's JSON
+//! member names). It knows nothing of HTTP. Layers, top to bottom:
+//!
+//! 1. **Operations** (`engine::*`): request validation in DynamoDB's order, expression parsing
+//!    through `monotable_expr`, legacy-parameter translation, capacity accounting.
+//! 2. **Tables** (`table`): the resolved schema (key attributes, indexes, projections), the
+//!    write path that derives index entries from an item, counters, and striped key locks.
+//! 3. **Storage** ([`storage`]): ordered byte-keyed keyspaces with atomic multi-keyspace
+//!    commits; [`MemoryStorage`] is the default, a durable store plugs in via
+//!    [`Engine::with_storage`].
+//!
+//! Keys are encoded by [`keys`] so that byte order is DynamoDB's key order.
+
+pub mod api;
+mod engine;
+mod error;
+pub mod keys;
+pub mod storage;
+mod table;
+mod validate;
+
+pub use api::*;
+pub use engine::Engine;
+pub use error::{Error, ErrorKind};
+pub use storage::{KeyRange, Keyspace, MemoryStorage, Storage, StorageError, WriteBatch, WriteOp};

@@ -1,0 +1,98 @@
+//! Single-item shapes: GetItem, PutItem, UpdateItem, DeleteItem.
+
+use std::collections::HashMap;
+
+use monotable_types::Item;
+
+use super::common::*;
+
+shape! {
+    /// GetItem request.
+    pub struct GetItemInput {
+        table_name: String,
+        key: Key,
+        attributes_to_get: Vec<String>,
+        consistent_read: bool,
+        return_consumed_capacity: String,
+        projection_expression: String,
+        expression_attribute_names: ExpressionAttributeNames,
+    }
+}
+shape! {
+    /// GetItem response.
+    pub struct GetItemOutput { item: Item, consumed_capacity: ConsumedCapacity }
+}
+shape! {
+    /// PutItem request.
+    pub struct PutItemInput {
+        table_name: String,
+        item: Item,
+        expected: HashMap<String, ExpectedAttributeValue>,
+        return_values: String,
+        return_consumed_capacity: String,
+        return_item_collection_metrics: String,
+        conditional_operator: String,
+        condition_expression: String,
+        expression_attribute_names: ExpressionAttributeNames,
+        expression_attribute_values: ExpressionAttributeValues,
+        return_values_on_condition_check_failure: String,
+    }
+}
+shape! {
+    /// PutItem response.
+    pub struct PutItemOutput {
+        attributes: Item,
+        consumed_capacity: ConsumedCapacity,
+        item_collection_metrics: ItemCollectionMetrics,
+    }
+}
+shape! {
+    /// UpdateItem request.
+    pub struct UpdateItemInput {
+        table_name: String,
+        key: Key,
+        attribute_updates: HashMap<String, AttributeValueUpdate>,
+        expected: HashMap<String, ExpectedAttributeValue>,
+        conditional_operator: String,
+        return_values: String,
+        return_consumed_capacity: String,
+        return_item_collection_metrics: String,
+        update_expression: String,
+        condition_expression: String,
+        expression_attribute_names: ExpressionAttributeNames,
+        expression_attribute_values: ExpressionAttributeValues,
+        return_values_on_condition_check_failure: String,
+    }
+}
+shape! {
+    /// UpdateItem response.
+    pub struct UpdateItemOutput {
+        attributes: Item,
+        consumed_capacity: ConsumedCapacity,
+        item_collection_metrics: ItemCollectionMetrics,
+    }
+}
+shape! {
+    /// DeleteItem request.
+    pub struct DeleteItemInput {
+        table_name: String,
+        key: Key,
+        expected: HashMap<String, ExpectedAttributeValue>,
+        conditional_operator: String,
+        return_values: String,
+        return_consumed_capacity: String,
+        return_item_collection_metrics: String,
+        condition_expression: String,
+        expression_attribute_names: ExpressionAttributeNames,
+        expression_attribute_values: ExpressionAttributeValues,
+        return_values_on_condition_check_failure: String,
+    }
+}
+shape! {
+    /// DeleteItem response.
+    pub struct DeleteItemOutput {
+        attributes: Item,
+        consumed_capacity: ConsumedCapacity,
+        item_collection_metrics: ItemCollectionMetrics,
+    }
+}

@@ -1,0 +1,209 @@
+//! BatchGetItem and BatchWriteItem.
+//!
+//! Batch writes are applied per item (each put or delete is atomic on its own, as in
+//! DynamoDB); nothing is ever left unprocessed, since the in-memory store never throttles.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use monotable_types::Item;
+
+use super::capacity::{self, Report, WriteCost};
+use super::items::{
+    check_placeholders, collection_metrics, key_bytes, read_projection, run_write, Mutation, Write,
+};
+use super::util::table_for_item_op;
+use super::Inner;
+use crate::api::*;
+use crate::validate::{self, Constraints};
+use crate::Error;
+
+const MAX_GET_KEYS: usize = 100;
+const MAX_WRITES: usize = 25;
+/// BatchGetItem's response size limit; keys past it come back as UnprocessedKeys.
+const MAX_GET_BYTES: usize = 16 * 1024 * 1024;
+
+pub(super) fn batch_get_item(inner: &Inner, input: BatchGetItemInput) -> Result<BatchGetItemOutput, Error> {
+    let mut c = Constraints::default();
+    c.not_null("requestItems", input.request_items.is_some());
+    capacity::check(&mut c, input.return_consumed_capacity.as_deref());
+    c.finish()?;
+    let request = input.request_items.unwrap_or_default();
+    if request.is_empty() {
+        return Err(Error::validation(
+            "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    let total: usize = request.values().map(|k| k.keys.as_ref().map_or(0, Vec::len)).sum();
+    if total > MAX_GET_KEYS {
+        return Err(Error::validation(format!("Too many items requested for the BatchGetItem call")));
+    }
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let mut names: Vec<&String> = request.keys().collect();
+    names.sort();
+    let mut prepared = Vec::new();
+    for name in names {
+        let ka = &request[name];
+        if ka.keys.as_ref().is_none_or(|k| k.is_empty()) {
+            return Err(Error::validation(
+                "1 validation error detected: Value at 'requestItems.".to_owned()
+                    + name
+                    + ".member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1",
+            ));
+        }
+        super::legacy::check_mixing(
+            &[("AttributesToGet", ka.attributes_to_get.is_some())],
+            &[("ProjectionExpression", ka.projection_expression.is_some())],
+        )?;
+        check_placeholders(ka.expression_attribute_names.as_ref(), None, ka.projection_expression.is_some())?;
+        let projection = read_projection(
+            ka.projection_expression.as_deref(),
+            ka.attributes_to_get.as_deref(),
+            ka.expression_attribute_names.as_ref(),
+        )?;
+        let table = table_for_item_op(inner, Some(name))?;
+        let schema = table.schema();
+        let mut keys = Vec::new();
+        for k in ka.keys.iter().flatten() {
+            let enc = key_bytes(&schema, k)?;
+            if keys.iter().any(|(e, _): &(Vec<u8>, &Item)| *e == enc) {
+                return Err(Error::validation("Provided list of item keys contains duplicates"));
+            }
+            keys.push((enc, k));
+        }
+        prepared.push((name.clone(), ka, table, projection, keys));
+    }
+    let mut responses: HashMap<String, Vec<Item>> = HashMap::new();
+    let mut unprocessed: HashMap<String, KeysAndAttributes> = HashMap::new();
+    let mut consumed = Vec::new();
+    let mut bytes = 0usize;
+    for (name, ka, table, projection, keys) in prepared {
+        let consistent = ka.consistent_read == Some(true);
+        let mut units = 0.0;
+        let out = responses.entry(name.clone()).or_default();
+        for (enc, key) in keys {
+            if bytes >= MAX_GET_BYTES {
+                let entry = unprocessed
+                    .entry(name.clone())
+                    .or_insert_with(|| KeysAndAttributes { keys: Some(Vec::new()), ..ka.clone() });
+                entry.keys.get_or_insert_with(Vec::new).push(key.clone());
+                continue;
+            }
+            let found = table.base.get(&enc)?;
+            let size = found.as_deref().map_or(0, monotable_types::item_size);
+            units += capacity::read_units(size, consistent);
+            bytes += size;
+            if let Some(item) = found {
+                out.push(match &projection {
+                    Some(p) => p.apply(&item),
+                    None => (*item).clone(),
+                });
+            }
+        }
+        consumed.extend(capacity::for_read(report, &table.name, None, units));
+    }
+    Ok(BatchGetItemOutput {
+        responses: Some(responses),
+        unprocessed_keys: Some(unprocessed),
+        consumed_capacity: (report != Report::None).then_some(consumed),
+    })
+}
+
+pub(super) fn batch_write_item(
+    inner: &Inner,
+    input: BatchWriteItemInput,
+) -> Result<BatchWriteItemOutput, Error> {
+    let mut c = Constraints::default();
+    c.not_null("requestItems", input.request_items.is_some());
+    capacity::check(&mut c, input.return_consumed_capacity.as_deref());
+    c.one_of(
+        input.return_item_collection_metrics.as_deref(),
+        "returnItemCollectionMetrics",
+        &["SIZE", "NONE"],
+    );
+    c.finish()?;
+    let request = input.request_items.unwrap_or_default();
+    if request.is_empty() {
+        return Err(Error::validation(
+            "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    let total: usize = request.values().map(Vec::len).sum();
+    if total > MAX_WRITES {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]"
+        )));
+    }
+    let mut names: Vec<&String> = request.keys().collect();
+    names.sort();
+    let mut writes: Vec<(String, Write)> = Vec::new();
+    for name in names {
+        let table = table_for_item_op(inner, Some(name))?;
+        let schema = table.schema();
+        let mut seen: Vec<Vec<u8>> = Vec::new();
+        for wr in &request[name] {
+            let write = match (&wr.put_request, &wr.delete_request) {
+                (Some(p), None) => {
+                    let item = p.item.clone().unwrap_or_default();
+                    validate::check_values(item.values())?;
+                    validate::check_item_key(&schema.key, &item)?;
+                    validate::check_item_size(&item)?;
+                    validate::check_index_keys(&schema, &item)?;
+                    let mut key = Vec::new();
+                    schema.key.encode_from(&item, &mut key);
+                    Write {
+                        table: Arc::clone(&table),
+                        key_item: schema.key.extract(&item),
+                        key,
+                        mutation: Mutation::Put(item),
+                        condition: None,
+                        return_old_on_failure: false,
+                    }
+                }
+                (None, Some(d)) => {
+                    let key_item = d.key.clone().unwrap_or_default();
+                    let key = key_bytes(&schema, &key_item)?;
+                    Write {
+                        table: Arc::clone(&table),
+                        key,
+                        key_item,
+                        mutation: Mutation::Delete,
+                        condition: None,
+                        return_old_on_failure: false,
+                    }
+                }
+                _ => {
+                    return Err(Error::validation(
+                        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes",
+                    ))
+                }
+            };
+            if seen.contains(&write.key) {
+                return Err(Error::validation("Provided list of item keys contains duplicates"));
+            }
+            seen.push(write.key.clone());
+            writes.push((name.clone(), write));
+        }
+    }
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let mut costs: Vec<(String, WriteCost)> = Vec::new();
+    let mut metrics: HashMap<String, Vec<ItemCollectionMetrics>> = HashMap::new();
+    for (name, write) in &writes {
+        let (change, schema) = run_write(inner, write)?;
+        let cost = WriteCost::of(&schema, &change);
+        match costs.iter_mut().find(|(n, _)| n == name) {
+            Some((_, c)) => c.add(cost),
+            None => costs.push((name.clone(), cost)),
+        }
+        if let Some(m) = collection_metrics(&schema, &change, input.return_item_collection_metrics.as_deref())
+        {
+            metrics.entry(name.clone()).or_default().push(m);
+        }
+    }
+    Ok(BatchWriteItemOutput {
+        unprocessed_items: Some(HashMap::new()),
+        item_collection_metrics: (!metrics.is_empty()).then_some(metrics),
+        consumed_capacity: (report != Report::None)
+            .then(|| costs.iter().filter_map(|(n, c)| c.report(report, n)).collect()),
+    })
+}

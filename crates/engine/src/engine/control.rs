@@ -1,0 +1,916 @@
+//! Control plane: tables, indexes, time to live, tags, limits, endpoints.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use monotable_types::AttributeType;
+use parking_lot::{Mutex, RwLock};
+use serde::{Deserialize, Serialize};
+
+use super::util::{lookup, now_epoch, table_not_found, ARN_PREFIX};
+use super::Inner;
+use crate::api::*;
+use crate::storage::{KeyRange, WriteBatch};
+use crate::table::{Change, Index, KeyAttr, KeySchema, Meta, ProjectionKind, Schema, Table};
+use crate::validate::Constraints;
+use crate::{Error, ErrorKind};
+
+/// What the catalog stores per table.
+#[derive(Serialize, Deserialize)]
+struct CatalogEntry {
+    description: TableDescription,
+    ttl: Option<TimeToLiveSpecification>,
+    tags: Vec<Tag>,
+}
+
+const MAX_LSI: usize = 5;
+const MAX_GSI: usize = 20;
+
+fn key_type_enum(c: &mut Constraints, schema: Option<&Vec<KeySchemaElement>>, path: &str) {
+    let Some(schema) = schema else { return };
+    for (i, e) in schema.iter().enumerate() {
+        c.one_of(e.key_type.as_deref(), &format!("{path}.{}.member.keyType", i + 1), &["HASH", "RANGE"]);
+        c.not_null(&format!("{path}.{}.member.keyType", i + 1), e.key_type.is_some());
+        c.not_null(&format!("{path}.{}.member.attributeName", i + 1), e.attribute_name.is_some());
+    }
+    if schema.len() > 2 {
+        c.fail("[...]", path, "Member must have length less than or equal to 2");
+    }
+    if schema.is_empty() {
+        c.fail("[]", path, "Member must have length greater than or equal to 1");
+    }
+}
+
+fn projection_enum(c: &mut Constraints, p: Option<&Projection>, path: &str) {
+    if let Some(p) = p {
+        c.one_of(
+            p.projection_type.as_deref(),
+            &format!("{path}.projectionType"),
+            &["ALL", "KEYS_ONLY", "INCLUDE"],
+        );
+    }
+}
+
+/// Resolves a key schema against the attribute definitions.
+fn resolve_key(
+    elements: &[KeySchemaElement],
+    defs: &HashMap<&str, AttributeType>,
+    index: Option<&str>,
+) -> Result<KeySchema, Error> {
+    let first = elements.first().ok_or_else(|| Error::invalid_param("Invalid KeySchema"))?;
+    if first.key_type.as_deref() != Some("HASH") {
+        return Err(Error::validation(
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
+        ));
+    }
+    let attr = |e: &KeySchemaElement| -> Result<KeyAttr, Error> {
+        let name = e.attribute_name.clone().unwrap_or_default();
+        let ty = defs.get(name.as_str()).copied().ok_or_else(|| match index {
+            None => Error::invalid_param(
+                "Some index key attributes are not defined in AttributeDefinitions. Keys: [".to_owned()
+                    + &name
+                    + "], AttributeDefinitions: ["
+                    + &defs.keys().copied().collect::<Vec<_>>().join(", ")
+                    + "]",
+            ),
+            Some(_) => Error::invalid_param(
+                "Some index key attributes are not defined in AttributeDefinitions. Keys: [".to_owned()
+                    + &name
+                    + "], AttributeDefinitions: ["
+                    + &defs.keys().copied().collect::<Vec<_>>().join(", ")
+                    + "]",
+            ),
+        })?;
+        Ok(KeyAttr { name, ty })
+    };
+    let pk = attr(first)?;
+    let sk = match elements.get(1) {
+        None => None,
+        Some(e) => {
+            if e.key_type.as_deref() != Some("RANGE") {
+                return Err(Error::validation(
+                    "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type",
+                ));
+            }
+            let sk = attr(e)?;
+            if sk.name == pk.name {
+                return Err(Error::invalid_param(
+                    "Both the Hash Key and the Range Key element in the KeySchema have the same name",
+                ));
+            }
+            Some(sk)
+        }
+    };
+    Ok(KeySchema { pk, sk })
+}
+
+fn resolve_projection(p: Option<&Projection>, index: &str) -> Result<ProjectionKind, Error> {
+    let p = p.ok_or_else(|| Error::invalid_param(format!("Projection not specified for index: {index}")))?;
+    let kind = p.projection_type.as_deref().unwrap_or("ALL");
+    match (kind, &p.non_key_attributes) {
+        ("INCLUDE", Some(attrs)) if !attrs.is_empty() => Ok(ProjectionKind::Include(attrs.clone())),
+        ("INCLUDE", _) => {
+            Err(Error::invalid_param("ProjectionType is INCLUDE, but NonKeyAttributes is not specified"))
+        }
+        (other, Some(_)) => {
+            Err(Error::invalid_param(format!("ProjectionType is {other}, but NonKeyAttributes is specified")))
+        }
+        ("KEYS_ONLY", None) => Ok(ProjectionKind::KeysOnly),
+        _ => Ok(ProjectionKind::All),
+    }
+}
+
+/// Checks billing mode against provisioned throughput, returning the effective mode.
+fn check_billing(mode: Option<&str>, pt: Option<&ProvisionedThroughput>) -> Result<String, Error> {
+    let mode = mode.unwrap_or("PROVISIONED");
+    match (mode, pt) {
+        ("PAY_PER_REQUEST", Some(_)) => Err(Error::invalid_param(
+            "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+        )),
+        ("PROVISIONED", None) => Err(Error::invalid_param(
+            "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+        )),
+        _ => Ok(mode.to_owned()),
+    }
+}
+
+fn pt_constraints(c: &mut Constraints, pt: Option<&ProvisionedThroughput>, path: &str) {
+    if let Some(pt) = pt {
+        c.not_null(&format!("{path}.writeCapacityUnits"), pt.write_capacity_units.is_some());
+        c.not_null(&format!("{path}.readCapacityUnits"), pt.read_capacity_units.is_some());
+        c.range(pt.write_capacity_units, &format!("{path}.writeCapacityUnits"), 1, None);
+        c.range(pt.read_capacity_units, &format!("{path}.readCapacityUnits"), 1, None);
+    }
+}
+
+fn pt_description(pt: Option<&ProvisionedThroughput>) -> ProvisionedThroughputDescription {
+    ProvisionedThroughputDescription {
+        number_of_decreases_today: Some(0),
+        read_capacity_units: Some(pt.and_then(|p| p.read_capacity_units).unwrap_or(0)),
+        write_capacity_units: Some(pt.and_then(|p| p.write_capacity_units).unwrap_or(0)),
+        ..Default::default()
+    }
+}
+
+fn new_index(
+    inner: &Inner,
+    table_id: &str,
+    name: &str,
+    global: bool,
+    key: KeySchema,
+    projection: ProjectionKind,
+) -> Result<Arc<Index>, Error> {
+    Ok(Arc::new(Index {
+        name: name.to_owned(),
+        global,
+        key,
+        projection,
+        keyspace: inner.storage.open_keyspace(&format!("{table_id}/{name}"))?,
+        item_count: AtomicI64::new(0),
+        size_bytes: AtomicI64::new(0),
+    }))
+}
+
+/// The schema a description implies (used by CreateTable and when loading the catalog).
+fn schema_from_description(inner: &Inner, d: &TableDescription) -> Result<Schema, Error> {
+    let defs: HashMap<&str, AttributeType> = d
+        .attribute_definitions
+        .iter()
+        .flatten()
+        .filter_map(|a| {
+            Some((a.attribute_name.as_deref()?, AttributeType::parse(a.attribute_type.as_deref()?)?))
+        })
+        .collect();
+    let table_id = d.table_id.clone().unwrap_or_default();
+    let key = resolve_key(d.key_schema.as_deref().unwrap_or_default(), &defs, None)?;
+    let mut indexes = Vec::new();
+    for l in d.local_secondary_indexes.iter().flatten() {
+        let name = l.index_name.clone().unwrap_or_default();
+        let k = resolve_key(l.key_schema.as_deref().unwrap_or_default(), &defs, Some(&name))?;
+        let p = resolve_projection(l.projection.as_ref(), &name)?;
+        indexes.push(new_index(inner, &table_id, &name, false, k, p)?);
+    }
+    for g in d.global_secondary_indexes.iter().flatten() {
+        let name = g.index_name.clone().unwrap_or_default();
+        let k = resolve_key(g.key_schema.as_deref().unwrap_or_default(), &defs, Some(&name))?;
+        let p = resolve_projection(g.projection.as_ref(), &name)?;
+        indexes.push(new_index(inner, &table_id, &name, true, k, p)?);
+    }
+    Ok(Schema { key, indexes })
+}
+
+fn save(inner: &Inner, table: &Table) -> Result<(), Error> {
+    let meta = table.meta.lock();
+    let entry = CatalogEntry {
+        description: meta.description.clone(),
+        ttl: meta.ttl.clone(),
+        tags: meta.tags.clone(),
+    };
+    let bytes = serde_json::to_vec(&entry).map_err(|e| Error::internal(e.to_string()))?;
+    inner.storage.put_catalog(&table.name, Some(bytes))?;
+    Ok(())
+}
+
+fn install(inner: &Inner, entry: CatalogEntry) -> Result<Arc<Table>, Error> {
+    let schema = schema_from_description(inner, &entry.description)?;
+    let table_id = entry.description.table_id.clone().unwrap_or_default();
+    let name = entry.description.table_name.clone().unwrap_or_default();
+    Ok(Arc::new(Table {
+        name,
+        seq: inner.next_seq.fetch_add(1, Ordering::Relaxed),
+        base: inner.storage.open_keyspace(&table_id)?,
+        schema: RwLock::new(Arc::new(schema)),
+        meta: Mutex::new(Meta { description: entry.description, ttl: entry.ttl, tags: entry.tags }),
+        item_count: AtomicI64::new(0),
+        size_bytes: AtomicI64::new(0),
+        gate: RwLock::new(()),
+    }))
+}
+
+/// Loads every table of the storage's catalog and recounts its items.
+pub(super) fn load_catalog(inner: &Inner) -> Result<(), Error> {
+    for (name, bytes) in inner.storage.load_catalog()? {
+        let entry: CatalogEntry = serde_json::from_slice(&bytes)
+            .map_err(|e| Error::internal(format!("catalog entry {name} is unreadable: {e}")))?;
+        let table = install(inner, entry)?;
+        let schema = table.schema();
+        let range =
+            KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
+        table.base.scan(&range, &mut |key, item| {
+            let change = Change { key: key.to_vec(), old: None, new: Some(Arc::clone(item)) };
+            table.account(&schema, &change);
+            true
+        })?;
+        inner.tables.write().insert(name, table);
+    }
+    Ok(())
+}
+
+pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<CreateTableOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", true);
+    c.not_null("attributeDefinitions", input.attribute_definitions.is_some());
+    c.not_null("keySchema", input.key_schema.is_some());
+    key_type_enum(&mut c, input.key_schema.as_ref(), "keySchema");
+    for (i, d) in input.attribute_definitions.iter().flatten().enumerate() {
+        c.one_of(
+            d.attribute_type.as_deref(),
+            &format!("attributeDefinitions.{}.member.attributeType", i + 1),
+            &["B", "N", "S"],
+        );
+    }
+    c.one_of(input.billing_mode.as_deref(), "billingMode", &["PROVISIONED", "PAY_PER_REQUEST"]);
+    pt_constraints(&mut c, input.provisioned_throughput.as_ref(), "provisionedThroughput");
+    for (i, g) in input.global_secondary_indexes.iter().flatten().enumerate() {
+        let path = format!("globalSecondaryIndexes.{}.member", i + 1);
+        c.name(g.index_name.as_deref(), &format!("{path}.indexName"), true);
+        key_type_enum(&mut c, g.key_schema.as_ref(), &format!("{path}.keySchema"));
+        projection_enum(&mut c, g.projection.as_ref(), &format!("{path}.projection"));
+        pt_constraints(&mut c, g.provisioned_throughput.as_ref(), &format!("{path}.provisionedThroughput"));
+    }
+    for (i, l) in input.local_secondary_indexes.iter().flatten().enumerate() {
+        let path = format!("localSecondaryIndexes.{}.member", i + 1);
+        c.name(l.index_name.as_deref(), &format!("{path}.indexName"), true);
+        key_type_enum(&mut c, l.key_schema.as_ref(), &format!("{path}.keySchema"));
+        projection_enum(&mut c, l.projection.as_ref(), &format!("{path}.projection"));
+    }
+    c.finish()?;
+
+    let name = input.table_name.clone().unwrap_or_default();
+    let defs_list = input.attribute_definitions.clone().unwrap_or_default();
+    let mut defs: HashMap<&str, AttributeType> = HashMap::new();
+    for d in &defs_list {
+        let (Some(n), Some(t)) =
+            (d.attribute_name.as_deref(), d.attribute_type.as_deref().and_then(AttributeType::parse))
+        else {
+            continue;
+        };
+        if defs.insert(n, t).is_some() {
+            return Err(Error::invalid_param("Cannot have two attributes with the same name"));
+        }
+    }
+    let billing = check_billing(input.billing_mode.as_deref(), input.provisioned_throughput.as_ref())?;
+    let key = resolve_key(input.key_schema.as_deref().unwrap_or_default(), &defs, None)?;
+    let lsis = input.local_secondary_indexes.clone().unwrap_or_default();
+    let gsis = input.global_secondary_indexes.clone().unwrap_or_default();
+    if input.local_secondary_indexes.as_ref().is_some_and(|l| l.is_empty()) {
+        return Err(Error::invalid_param("List of LocalSecondaryIndexes is empty"));
+    }
+    if input.global_secondary_indexes.as_ref().is_some_and(|g| g.is_empty()) {
+        return Err(Error::invalid_param("List of GlobalSecondaryIndexes is empty"));
+    }
+    if lsis.len() > MAX_LSI {
+        return Err(Error::invalid_param(format!(
+            "Number of LocalSecondaryIndexes exceeds per-table limit of {MAX_LSI}"
+        )));
+    }
+    if gsis.len() > MAX_GSI {
+        return Err(Error::invalid_param(format!(
+            "GlobalSecondaryIndex count exceeds the per-table limit of {MAX_GSI}"
+        )));
+    }
+    let mut used: BTreeSet<String> = key.attrs().map(|a| a.name.clone()).collect();
+    let mut index_names = BTreeSet::new();
+    for l in &lsis {
+        let iname = l.index_name.as_deref().unwrap_or_default();
+        if !index_names.insert(iname) {
+            return Err(Error::invalid_param(format!("Duplicate index name: {iname}")));
+        }
+        if key.sk.is_none() {
+            return Err(Error::invalid_param(
+                "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex",
+            ));
+        }
+        let k = resolve_key(l.key_schema.as_deref().unwrap_or_default(), &defs, Some(iname))?;
+        if k.pk.name != key.pk.name {
+            return Err(Error::invalid_param(format!(
+                "Index KeySchema does not have the same leading hash key as table KeySchema for index: {iname}. index hash key: {}, table hash key: {}",
+                k.pk.name, key.pk.name
+            )));
+        }
+        if k.sk.is_none() {
+            return Err(Error::invalid_param(format!(
+                "Index KeySchema does not have a range key for index: {iname}"
+            )));
+        }
+        resolve_projection(l.projection.as_ref(), iname)?;
+        used.extend(k.attrs().map(|a| a.name.clone()));
+    }
+    for g in &gsis {
+        let iname = g.index_name.as_deref().unwrap_or_default();
+        if !index_names.insert(iname) {
+            return Err(Error::invalid_param(format!("Duplicate index name: {iname}")));
+        }
+        let k = resolve_key(g.key_schema.as_deref().unwrap_or_default(), &defs, Some(iname))?;
+        resolve_projection(g.projection.as_ref(), iname)?;
+        match (billing.as_str(), &g.provisioned_throughput) {
+            ("PROVISIONED", None) => {
+                return Err(Error::invalid_param(format!(
+                    "ProvisionedThroughput must be specified for index: {iname}"
+                )))
+            }
+            ("PAY_PER_REQUEST", Some(_)) => {
+                return Err(Error::invalid_param(format!(
+                    "ProvisionedThroughput should not be specified for index: {iname} when BillingMode is PAY_PER_REQUEST"
+                )))
+            }
+            _ => {}
+        }
+        used.extend(k.attrs().map(|a| a.name.clone()));
+    }
+    if used.len() != defs.len() {
+        return Err(Error::invalid_param(
+            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
+        ));
+    }
+    if inner.tables.read().contains_key(&name) {
+        return Err(Error::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
+    }
+
+    let table_id = uuid::Uuid::new_v4().to_string();
+    let arn = format!("{ARN_PREFIX}{name}");
+    let now = now_epoch();
+    let pay = billing == "PAY_PER_REQUEST";
+    let description = TableDescription {
+        attribute_definitions: Some(defs_list),
+        table_name: Some(name.clone()),
+        key_schema: input.key_schema.clone(),
+        table_status: Some("ACTIVE".into()),
+        creation_date_time: Some(now),
+        provisioned_throughput: Some(pt_description(input.provisioned_throughput.as_ref())),
+        table_size_bytes: Some(0),
+        item_count: Some(0),
+        table_arn: Some(arn.clone()),
+        table_id: Some(table_id),
+        billing_mode_summary: pay.then(|| BillingModeSummary {
+            billing_mode: Some(billing.clone()),
+            last_update_to_pay_per_request_date_time: Some(now),
+        }),
+        local_secondary_indexes: input.local_secondary_indexes.as_ref().map(|l| {
+            l.iter()
+                .map(|l| LocalSecondaryIndexDescription {
+                    index_name: l.index_name.clone(),
+                    key_schema: l.key_schema.clone(),
+                    projection: l.projection.clone(),
+                    index_size_bytes: Some(0),
+                    item_count: Some(0),
+                    index_arn: Some(format!("{arn}/index/{}", l.index_name.as_deref().unwrap_or_default())),
+                })
+                .collect()
+        }),
+        global_secondary_indexes: input
+            .global_secondary_indexes
+            .as_ref()
+            .map(|g| g.iter().map(|g| gsi_description(&arn, g.clone().into())).collect()),
+        stream_specification: input.stream_specification.clone().filter(|s| s.stream_enabled == Some(true)),
+        latest_stream_label: input
+            .stream_specification
+            .as_ref()
+            .filter(|s| s.stream_enabled == Some(true))
+            .map(|_| format!("{now}")),
+        latest_stream_arn: input
+            .stream_specification
+            .as_ref()
+            .filter(|s| s.stream_enabled == Some(true))
+            .map(|_| format!("{arn}/stream/{now}")),
+        sse_description: input.sse_specification.as_ref().filter(|s| s.enabled == Some(true)).map(|s| {
+            SSEDescription {
+                status: Some("ENABLED".into()),
+                sse_type: Some(s.sse_type.clone().unwrap_or_else(|| "KMS".into())),
+                kms_master_key_arn: s.kms_master_key_id.clone(),
+            }
+        }),
+        table_class_summary: input
+            .table_class
+            .as_ref()
+            .map(|t| TableClassSummary { table_class: Some(t.clone()), last_update_date_time: None }),
+        deletion_protection_enabled: Some(input.deletion_protection_enabled.unwrap_or(false)),
+        on_demand_throughput: input.on_demand_throughput.clone(),
+    };
+    let entry = CatalogEntry { description, ttl: None, tags: input.tags.clone().unwrap_or_default() };
+    let table = install(inner, entry)?;
+    {
+        let mut tables = inner.tables.write();
+        if tables.contains_key(&name) {
+            return Err(Error::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
+        }
+        tables.insert(name.clone(), Arc::clone(&table));
+    }
+    save(inner, &table)?;
+    Ok(CreateTableOutput { table_description: Some(describe(&table)) })
+}
+
+/// A create action and a table-creation GSI have the same members.
+impl From<GlobalSecondaryIndex> for CreateGlobalSecondaryIndexAction {
+    fn from(g: GlobalSecondaryIndex) -> Self {
+        CreateGlobalSecondaryIndexAction {
+            index_name: g.index_name,
+            key_schema: g.key_schema,
+            projection: g.projection,
+            provisioned_throughput: g.provisioned_throughput,
+            on_demand_throughput: g.on_demand_throughput,
+        }
+    }
+}
+
+fn gsi_description(arn: &str, g: CreateGlobalSecondaryIndexAction) -> GlobalSecondaryIndexDescription {
+    GlobalSecondaryIndexDescription {
+        index_arn: Some(format!("{arn}/index/{}", g.index_name.as_deref().unwrap_or_default())),
+        index_name: g.index_name,
+        key_schema: g.key_schema,
+        projection: g.projection,
+        index_status: Some("ACTIVE".into()),
+        backfilling: None,
+        provisioned_throughput: Some(pt_description(g.provisioned_throughput.as_ref())),
+        on_demand_throughput: g.on_demand_throughput,
+        index_size_bytes: Some(0),
+        item_count: Some(0),
+    }
+}
+
+/// The table's description with live counters filled in.
+pub(super) fn describe(table: &Table) -> TableDescription {
+    let mut d = table.meta.lock().description.clone();
+    d.item_count = Some(table.item_count.load(Ordering::Relaxed));
+    d.table_size_bytes = Some(table.size_bytes.load(Ordering::Relaxed));
+    let schema = table.schema();
+    let counters = |name: &Option<String>| {
+        schema
+            .index(name.as_deref().unwrap_or_default())
+            .map(|i| (i.item_count.load(Ordering::Relaxed), i.size_bytes.load(Ordering::Relaxed)))
+    };
+    for l in d.local_secondary_indexes.iter_mut().flatten() {
+        if let Some((n, s)) = counters(&l.index_name) {
+            l.item_count = Some(n);
+            l.index_size_bytes = Some(s);
+        }
+    }
+    for g in d.global_secondary_indexes.iter_mut().flatten() {
+        if let Some((n, s)) = counters(&g.index_name) {
+            g.item_count = Some(n);
+            g.index_size_bytes = Some(s);
+        }
+    }
+    d
+}
+
+fn control_table(inner: &Inner, name: Option<&str>) -> Result<Arc<Table>, Error> {
+    let mut c = Constraints::default();
+    c.name(name, "tableName", true);
+    c.finish()?;
+    let name = name.unwrap_or_default();
+    lookup(inner, name).ok_or_else(|| table_not_found(name))
+}
+
+pub(super) fn describe_table(inner: &Inner, input: DescribeTableInput) -> Result<DescribeTableOutput, Error> {
+    let table = control_table(inner, input.table_name.as_deref())?;
+    Ok(DescribeTableOutput { table: Some(describe(&table)) })
+}
+
+pub(super) fn list_tables(inner: &Inner, input: ListTablesInput) -> Result<ListTablesOutput, Error> {
+    let mut c = Constraints::default();
+    c.range(input.limit, "limit", 1, Some(100));
+    c.name(input.exclusive_start_table_name.as_deref(), "exclusiveStartTableName", false);
+    c.finish()?;
+    let limit = input.limit.unwrap_or(100) as usize;
+    let mut names: Vec<String> = inner.tables.read().keys().cloned().collect();
+    names.sort();
+    if let Some(start) = &input.exclusive_start_table_name {
+        names.retain(|n| n > start);
+    }
+    let more = names.len() > limit;
+    names.truncate(limit);
+    let last = if more { names.last().cloned() } else { None };
+    Ok(ListTablesOutput { table_names: Some(names), last_evaluated_table_name: last })
+}
+
+pub(super) fn delete_table(inner: &Inner, input: DeleteTableInput) -> Result<DeleteTableOutput, Error> {
+    let table = control_table(inner, input.table_name.as_deref())?;
+    if table.meta.lock().description.deletion_protection_enabled == Some(true) {
+        return Err(Error::validation(
+            "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.",
+        ));
+    }
+    let mut d = describe(&table);
+    d.table_status = Some("DELETING".into());
+    {
+        let mut tables = inner.tables.write();
+        match tables.get(&table.name) {
+            Some(t) if Arc::ptr_eq(t, &table) => {
+                tables.remove(&table.name);
+            }
+            _ => return Err(table_not_found(&table.name)),
+        }
+    }
+    let _gate = table.gate.write();
+    inner.storage.put_catalog(&table.name, None)?;
+    for index in &table.schema().indexes {
+        inner.storage.drop_keyspace(index.keyspace.name())?;
+    }
+    inner.storage.drop_keyspace(table.base.name())?;
+    Ok(DeleteTableOutput { table_description: Some(d) })
+}
+
+pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<UpdateTableOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", true);
+    c.one_of(input.billing_mode.as_deref(), "billingMode", &["PROVISIONED", "PAY_PER_REQUEST"]);
+    pt_constraints(&mut c, input.provisioned_throughput.as_ref(), "provisionedThroughput");
+    for (i, u) in input.global_secondary_index_updates.iter().flatten().enumerate() {
+        if let Some(cr) = &u.create {
+            let path = format!("globalSecondaryIndexUpdates.{}.member.create", i + 1);
+            c.name(cr.index_name.as_deref(), &format!("{path}.indexName"), true);
+            key_type_enum(&mut c, cr.key_schema.as_ref(), &format!("{path}.keySchema"));
+            projection_enum(&mut c, cr.projection.as_ref(), &format!("{path}.projection"));
+        }
+    }
+    c.finish()?;
+    if input.replica_updates.is_some() {
+        return Err(Error::validation("Global tables (ReplicaUpdates) are not supported by this engine"));
+    }
+    let nothing = input.billing_mode.is_none()
+        && input.provisioned_throughput.is_none()
+        && input.global_secondary_index_updates.is_none()
+        && input.stream_specification.is_none()
+        && input.sse_specification.is_none()
+        && input.table_class.is_none()
+        && input.deletion_protection_enabled.is_none()
+        && input.on_demand_throughput.is_none();
+    if nothing {
+        return Err(Error::validation(
+            "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
+        ));
+    }
+    let table = control_table(inner, input.table_name.as_deref())?;
+    let _gate = table.gate.write();
+    let mut meta_guard = table.meta.lock();
+    let mut d = meta_guard.description.clone();
+    let now = now_epoch();
+    let current_mode = d
+        .billing_mode_summary
+        .as_ref()
+        .and_then(|b| b.billing_mode.clone())
+        .unwrap_or_else(|| "PROVISIONED".into());
+    if let Some(mode) = &input.billing_mode {
+        if mode == "PROVISIONED" && input.provisioned_throughput.is_none() && current_mode != "PROVISIONED" {
+            return Err(Error::invalid_param(
+                "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+            ));
+        }
+        d.billing_mode_summary = Some(BillingModeSummary {
+            billing_mode: Some(mode.clone()),
+            last_update_to_pay_per_request_date_time: (mode == "PAY_PER_REQUEST").then_some(now),
+        });
+        if mode == "PAY_PER_REQUEST" {
+            d.provisioned_throughput = Some(pt_description(None));
+        }
+    }
+    if let Some(pt) = &input.provisioned_throughput {
+        let mode = input.billing_mode.clone().unwrap_or(current_mode);
+        if mode == "PAY_PER_REQUEST" {
+            return Err(Error::invalid_param(
+                "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+            ));
+        }
+        let old = d.provisioned_throughput.clone().unwrap_or_default();
+        let mut new = pt_description(Some(pt));
+        new.last_increase_date_time = old.last_increase_date_time;
+        new.last_decrease_date_time = old.last_decrease_date_time;
+        new.number_of_decreases_today = old.number_of_decreases_today;
+        if new.read_capacity_units > old.read_capacity_units
+            || new.write_capacity_units > old.write_capacity_units
+        {
+            new.last_increase_date_time = Some(now);
+        }
+        if new.read_capacity_units < old.read_capacity_units
+            || new.write_capacity_units < old.write_capacity_units
+        {
+            new.last_decrease_date_time = Some(now);
+            new.number_of_decreases_today = Some(old.number_of_decreases_today.unwrap_or(0) + 1);
+        }
+        d.provisioned_throughput = Some(new);
+    }
+    if let Some(s) = &input.stream_specification {
+        let enabled = s.stream_enabled == Some(true);
+        d.stream_specification = enabled.then(|| s.clone());
+        d.latest_stream_label = enabled.then(|| format!("{now}"));
+        d.latest_stream_arn =
+            enabled.then(|| format!("{}/stream/{now}", d.table_arn.clone().unwrap_or_default()));
+    }
+    if let Some(p) = input.deletion_protection_enabled {
+        d.deletion_protection_enabled = Some(p);
+    }
+    if let Some(tc) = &input.table_class {
+        d.table_class_summary =
+            Some(TableClassSummary { table_class: Some(tc.clone()), last_update_date_time: Some(now) });
+    }
+    if let Some(s) = &input.sse_specification {
+        d.sse_description = (s.enabled == Some(true)).then(|| SSEDescription {
+            status: Some("ENABLED".into()),
+            sse_type: Some(s.sse_type.clone().unwrap_or_else(|| "KMS".into())),
+            kms_master_key_arn: s.kms_master_key_id.clone(),
+        });
+    }
+    if let Some(o) = &input.on_demand_throughput {
+        d.on_demand_throughput = Some(o.clone());
+    }
+    let mut schema = Schema { key: table.schema().key.clone(), indexes: table.schema().indexes.clone() };
+    let mut dropped = Vec::new();
+    let mut created = Vec::new();
+    for u in input.global_secondary_index_updates.iter().flatten() {
+        apply_gsi_update(inner, &table, &input, u, &mut d, &mut schema, &mut dropped, &mut created)?;
+    }
+    // Backfill new indexes from the base table while writers are held at the gate.
+    if !created.is_empty() {
+        backfill(inner, &table, &schema, &created)?;
+    }
+    *table.schema.write() = Arc::new(schema);
+    for ks in dropped {
+        inner.storage.drop_keyspace(&ks)?;
+    }
+    meta_guard.description = d;
+    drop(meta_guard);
+    save(inner, &table)?;
+    Ok(UpdateTableOutput { table_description: Some(describe(&table)) })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_gsi_update(
+    inner: &Inner,
+    table: &Table,
+    input: &UpdateTableInput,
+    u: &GlobalSecondaryIndexUpdate,
+    d: &mut TableDescription,
+    schema: &mut Schema,
+    dropped: &mut Vec<String>,
+    created: &mut Vec<String>,
+) -> Result<(), Error> {
+    let arn = d.table_arn.clone().unwrap_or_default();
+    if let Some(cr) = &u.create {
+        let iname = cr.index_name.clone().unwrap_or_default();
+        if schema.index(&iname).is_some() {
+            return Err(Error::invalid_param(format!("Index with name: {iname} already exists")));
+        }
+        if schema.indexes.iter().filter(|i| i.global).count() >= MAX_GSI {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "Subscriber limit exceeded: The table {} already has {MAX_GSI} global secondary indexes",
+                    table.name
+                ),
+            ));
+        }
+        let mut defs_list = d.attribute_definitions.clone().unwrap_or_default();
+        for a in input.attribute_definitions.iter().flatten() {
+            if !defs_list.iter().any(|x| x.attribute_name == a.attribute_name) {
+                defs_list.push(a.clone());
+            }
+        }
+        let defs: HashMap<&str, AttributeType> = defs_list
+            .iter()
+            .filter_map(|a| {
+                Some((a.attribute_name.as_deref()?, AttributeType::parse(a.attribute_type.as_deref()?)?))
+            })
+            .collect();
+        let key = resolve_key(cr.key_schema.as_deref().unwrap_or_default(), &defs, Some(&iname))?;
+        let projection = resolve_projection(cr.projection.as_ref(), &iname)?;
+        let table_id = d.table_id.clone().unwrap_or_default();
+        let index = new_index(inner, &table_id, &iname, true, key, projection)?;
+        schema.indexes.push(index);
+        created.push(iname);
+        let owned = defs_list.clone();
+        d.attribute_definitions = Some(owned);
+        d.global_secondary_indexes.get_or_insert_with(Vec::new).push(gsi_description(&arn, cr.clone()));
+    }
+    if let Some(del) = &u.delete {
+        let iname = del.index_name.clone().unwrap_or_default();
+        let pos = schema.indexes.iter().position(|i| i.global && i.name == iname).ok_or_else(|| {
+            Error::new(
+                ErrorKind::ResourceNotFound,
+                format!("Requested resource not found: Index: {iname} not found"),
+            )
+        })?;
+        let index = schema.indexes.remove(pos);
+        dropped.push(index.keyspace.name().to_owned());
+        if let Some(g) = d.global_secondary_indexes.as_mut() {
+            g.retain(|x| x.index_name.as_deref() != Some(iname.as_str()));
+            if g.is_empty() {
+                d.global_secondary_indexes = None;
+            }
+        }
+    }
+    if let Some(up) = &u.update {
+        let iname = up.index_name.clone().unwrap_or_default();
+        let g = d
+            .global_secondary_indexes
+            .iter_mut()
+            .flatten()
+            .find(|x| x.index_name.as_deref() == Some(iname.as_str()))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::ResourceNotFound,
+                    format!("Requested resource not found: Index: {iname} not found"),
+                )
+            })?;
+        if let Some(pt) = &up.provisioned_throughput {
+            g.provisioned_throughput = Some(pt_description(Some(pt)));
+        }
+        if let Some(o) = &up.on_demand_throughput {
+            g.on_demand_throughput = Some(o.clone());
+        }
+    }
+    Ok(())
+}
+
+/// Fills newly created indexes from the base table in one atomic commit. The caller holds
+/// the table's gate, so no write happens between the scan and the schema swap.
+fn backfill(inner: &Inner, table: &Table, schema: &Schema, created: &[String]) -> Result<(), Error> {
+    let targets: Vec<&Arc<Index>> = schema.indexes.iter().filter(|i| created.contains(&i.name)).collect();
+    let mut batch = WriteBatch::default();
+    let range =
+        KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
+    table.base.scan(&range, &mut |_, item| {
+        for index in &targets {
+            if let Some(k) = index.entry_key(&schema.key, item) {
+                let projected = index.project(&schema.key, item);
+                index.item_count.fetch_add(1, Ordering::Relaxed);
+                index.size_bytes.fetch_add(monotable_types::item_size(&projected) as i64, Ordering::Relaxed);
+                batch.put(&index.keyspace, k, projected);
+            }
+        }
+        true
+    })?;
+    if !batch.ops.is_empty() {
+        inner.storage.commit(batch)?;
+    }
+    Ok(())
+}
+
+fn table_by_arn(inner: &Inner, arn: Option<&str>) -> Result<Arc<Table>, Error> {
+    let arn = arn.ok_or_else(|| {
+        Error::validation("1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: Member must not be null")
+    })?;
+    let name = arn
+        .strip_prefix("arn:")
+        .and_then(|rest| rest.split_once(":table/"))
+        .map(|(_, name)| name)
+        .filter(|n| !n.is_empty() && !n.contains('/'))
+        .ok_or_else(|| {
+            Error::validation(format!("Invalid TableArn: Invalid ResourceArn provided as input {arn}"))
+        })?;
+    lookup(inner, name).ok_or_else(|| {
+        Error::new(
+            ErrorKind::ResourceNotFound,
+            format!("Requested resource not found: ResourceArn: {arn} not found"),
+        )
+    })
+}
+
+pub(super) fn tag_resource(inner: &Inner, input: TagResourceInput) -> Result<TagResourceOutput, Error> {
+    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
+    let tags = input.tags.unwrap_or_default();
+    if tags.is_empty() {
+        return Err(Error::validation("Atleast one Tag needs to be provided as Input."));
+    }
+    {
+        let mut meta = table.meta.lock();
+        for t in tags {
+            meta.tags.retain(|x| x.key != t.key);
+            meta.tags.push(t);
+        }
+        if meta.tags.len() > 50 {
+            return Err(Error::new(ErrorKind::LimitExceeded, "Tag limit exceeded"));
+        }
+    }
+    save(inner, &table)?;
+    Ok(TagResourceOutput {})
+}
+
+pub(super) fn untag_resource(inner: &Inner, input: UntagResourceInput) -> Result<UntagResourceOutput, Error> {
+    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
+    let keys = input.tag_keys.unwrap_or_default();
+    if keys.is_empty() {
+        return Err(Error::validation("Atleast one Tag Key needs to be provided as Input."));
+    }
+    table.meta.lock().tags.retain(|t| !keys.iter().any(|k| Some(k) == t.key.as_ref()));
+    save(inner, &table)?;
+    Ok(UntagResourceOutput {})
+}
+
+pub(super) fn list_tags_of_resource(
+    inner: &Inner,
+    input: ListTagsOfResourceInput,
+) -> Result<ListTagsOfResourceOutput, Error> {
+    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
+    let tags = table.meta.lock().tags.clone();
+    Ok(ListTagsOfResourceOutput { tags: Some(tags), next_token: None })
+}
+
+pub(super) fn update_time_to_live(
+    inner: &Inner,
+    input: UpdateTimeToLiveInput,
+) -> Result<UpdateTimeToLiveOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", true);
+    c.not_null("timeToLiveSpecification", input.time_to_live_specification.is_some());
+    if let Some(s) = &input.time_to_live_specification {
+        c.not_null("timeToLiveSpecification.enabled", s.enabled.is_some());
+        c.not_null("timeToLiveSpecification.attributeName", s.attribute_name.is_some());
+    }
+    c.finish()?;
+    let table = control_table(inner, input.table_name.as_deref())?;
+    let spec = input.time_to_live_specification.unwrap_or_default();
+    {
+        let mut meta = table.meta.lock();
+        let enabled_now = meta.ttl.as_ref().is_some_and(|t| t.enabled == Some(true));
+        match (enabled_now, spec.enabled == Some(true)) {
+            (true, true) => return Err(Error::validation("TimeToLive is already enabled")),
+            (false, false) => return Err(Error::validation("TimeToLive is already disabled")),
+            _ => {}
+        }
+        meta.ttl = Some(spec.clone());
+    }
+    save(inner, &table)?;
+    Ok(UpdateTimeToLiveOutput { time_to_live_specification: Some(spec) })
+}
+
+pub(super) fn describe_time_to_live(
+    inner: &Inner,
+    input: DescribeTimeToLiveInput,
+) -> Result<DescribeTimeToLiveOutput, Error> {
+    let table = control_table(inner, input.table_name.as_deref())?;
+    let ttl = table.meta.lock().ttl.clone();
+    let description = match ttl {
+        Some(t) if t.enabled == Some(true) => TimeToLiveDescription {
+            time_to_live_status: Some("ENABLED".into()),
+            attribute_name: t.attribute_name,
+        },
+        _ => TimeToLiveDescription { time_to_live_status: Some("DISABLED".into()), attribute_name: None },
+    };
+    Ok(DescribeTimeToLiveOutput { time_to_live_description: Some(description) })
+}
+
+pub(super) fn describe_limits(
+    _inner: &Inner,
+    _input: DescribeLimitsInput,
+) -> Result<DescribeLimitsOutput, Error> {
+    Ok(DescribeLimitsOutput {
+        account_max_read_capacity_units: Some(80_000),
+        account_max_write_capacity_units: Some(80_000),
+        table_max_read_capacity_units: Some(40_000),
+        table_max_write_capacity_units: Some(40_000),
+    })
+}
+
+pub(super) fn describe_endpoints(
+    _inner: &Inner,
+    _input: DescribeEndpointsInput,
+) -> Result<DescribeEndpointsOutput, Error> {
+    Ok(DescribeEndpointsOutput {
+        endpoints: Some(vec![Endpoint {
+            address: Some("dynamodb.us-east-1.amazonaws.com".into()),
+            cache_period_in_minutes: Some(1440),
+        }]),
+    })
+}

@@ -1,0 +1,482 @@
+//! GetItem, PutItem, UpdateItem, DeleteItem, and the conditional single-item write core that
+//! batches and transactions reuse.
+
+use std::sync::Arc;
+
+use monotable_expr::{Condition, ExpressionKind, Params, Projection, UpdatePlan};
+use monotable_types::Item;
+
+use super::capacity::{self, Report, WriteCost};
+use super::legacy;
+use super::util::table_for_item_op;
+use super::Inner;
+use crate::api::*;
+use crate::storage::WriteBatch;
+use crate::table::{Change, Locks, Schema, Table};
+use crate::validate::{self, Constraints};
+use crate::Error;
+
+/// Maps an expression error to DynamoDB's `ValidationException`.
+pub(super) fn expr_err(e: monotable_expr::ExprError) -> Error {
+    Error::validation(e.message())
+}
+
+/// DynamoDB's checks on `ExpressionAttributeNames`/`Values` given without expressions, or empty.
+pub(super) fn check_placeholders(
+    names: Option<&ExpressionAttributeNames>,
+    values: Option<&ExpressionAttributeValues>,
+    any_expression: bool,
+) -> Result<(), Error> {
+    if names.is_some() && !any_expression {
+        return Err(Error::validation(
+            "ExpressionAttributeNames can only be specified when using expressions",
+        ));
+    }
+    if values.is_some() && !any_expression {
+        return Err(Error::validation(
+            "ExpressionAttributeValues can only be specified when using expressions",
+        ));
+    }
+    if names.is_some_and(|n| n.is_empty()) {
+        return Err(Error::validation("ExpressionAttributeNames must not be empty"));
+    }
+    if values.is_some_and(|v| v.is_empty()) {
+        return Err(Error::validation("ExpressionAttributeValues must not be empty"));
+    }
+    if let Some(v) = values {
+        validate::check_values(v.values())?;
+    }
+    Ok(())
+}
+
+/// The storage key of a validated `Key` parameter.
+pub(super) fn key_bytes(schema: &Schema, key: &Item) -> Result<Vec<u8>, Error> {
+    validate::check_key(&schema.key, key)?;
+    let mut out = Vec::with_capacity(64);
+    schema.key.encode_from(key, &mut out);
+    Ok(out)
+}
+
+/// What a conditional write does to its item.
+pub(super) enum Mutation {
+    Put(Item),
+    Update(UpdatePlan),
+    Delete,
+    Check,
+}
+
+/// A prepared single-item write: the item's key, what to do and under which condition.
+pub(super) struct Write {
+    pub table: Arc<Table>,
+    pub key: Vec<u8>,
+    pub key_item: Item,
+    pub mutation: Mutation,
+    pub condition: Option<Condition>,
+    pub return_old_on_failure: bool,
+}
+
+/// Why a prepared write did not happen.
+pub(super) enum Refusal {
+    /// The condition was false; carries the old item when asked for.
+    Condition(Option<Item>),
+    /// The resulting item is invalid (size, index keys, update type errors).
+    Invalid(Error),
+}
+
+impl Write {
+    /// The lock stripe of the item.
+    pub fn stripe(&self) -> usize {
+        Locks::stripe(self.table.seq, &self.key)
+    }
+
+    /// Evaluates the condition against `old` and computes the change. The caller holds the
+    /// item's stripe lock.
+    pub fn evaluate(self_: &Write, schema: &Schema, old: Option<Arc<Item>>) -> Result<Change, Refusal> {
+        static EMPTY: std::sync::OnceLock<Item> = std::sync::OnceLock::new();
+        let current: &Item = old.as_deref().unwrap_or_else(|| EMPTY.get_or_init(Item::new));
+        if let Some(c) = &self_.condition {
+            if !c.eval(current) {
+                return Err(Refusal::Condition(if self_.return_old_on_failure {
+                    old.as_deref().cloned()
+                } else {
+                    None
+                }));
+            }
+        }
+        let new = match &self_.mutation {
+            Mutation::Check => old.clone(),
+            Mutation::Delete => None,
+            Mutation::Put(item) => Some(Arc::new(item.clone())),
+            Mutation::Update(plan) => {
+                let mut item = match &old {
+                    Some(o) => (**o).clone(),
+                    None => self_.key_item.clone(),
+                };
+                plan.apply(&mut item).map_err(|e| Refusal::Invalid(expr_err(e)))?;
+                validate::check_item_size(&item).map_err(Refusal::Invalid)?;
+                validate::check_index_keys(schema, &item).map_err(Refusal::Invalid)?;
+                Some(Arc::new(item))
+            }
+        };
+        Ok(Change { key: self_.key.clone(), old, new })
+    }
+}
+
+/// Runs one conditional write under its stripe lock, returning the committed change.
+pub(super) fn run_write(inner: &Inner, write: &Write) -> Result<(Change, Arc<Schema>), Error> {
+    let table = &write.table;
+    let _gate = table.gate.read();
+    let schema = table.schema();
+    let _lock = inner.locks.lock(write.stripe());
+    let old = table.base.get(&write.key)?;
+    let change = match Write::evaluate(write, &schema, old) {
+        Ok(c) => c,
+        Err(Refusal::Condition(item)) => return Err(Error::conditional_failed(item)),
+        Err(Refusal::Invalid(e)) => return Err(e),
+    };
+    if !matches!(write.mutation, Mutation::Check) {
+        let mut batch = WriteBatch::default();
+        table.stage(&schema, &change, &mut batch);
+        inner.storage.commit(batch)?;
+        table.account(&schema, &change);
+    }
+    Ok((change, schema))
+}
+
+/// Common enum constraints of the single-item writes.
+fn write_constraints(
+    c: &mut Constraints,
+    return_values: Option<&str>,
+    rcc: Option<&str>,
+    ricm: Option<&str>,
+    rvoccf: Option<&str>,
+) {
+    c.one_of(return_values, "returnValues", &["ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"]);
+    capacity::check(c, rcc);
+    c.one_of(ricm, "returnItemCollectionMetrics", &["SIZE", "NONE"]);
+    c.one_of(rvoccf, "returnValuesOnConditionCheckFailure", &["ALL_OLD", "NONE"]);
+}
+
+/// Resolves the condition of a write from `ConditionExpression` or legacy `Expected`.
+fn write_condition(
+    params: &mut Params<'_>,
+    expression: Option<&str>,
+    expected: Option<&std::collections::HashMap<String, ExpectedAttributeValue>>,
+    operator: Option<&str>,
+) -> Result<Option<Condition>, Error> {
+    if let Some(text) = expression {
+        return params.condition(text, ExpressionKind::Condition).map(Some).map_err(expr_err);
+    }
+    match expected {
+        Some(e) => legacy::expected(e, operator),
+        None if operator.is_some() => Err(Error::validation(
+            "ConditionalOperator can only be used when Filter or Expected has two or more elements",
+        )),
+        None => Ok(None),
+    }
+}
+
+/// `ReturnItemCollectionMetrics=SIZE` for tables with local secondary indexes.
+pub(super) fn collection_metrics(
+    schema: &Schema,
+    change: &Change,
+    ricm: Option<&str>,
+) -> Option<ItemCollectionMetrics> {
+    if ricm != Some("SIZE") || !schema.has_lsi() {
+        return None;
+    }
+    let item = change.new.as_ref().or(change.old.as_ref())?;
+    let pk = item.get(&schema.key.pk.name)?;
+    Some(ItemCollectionMetrics {
+        item_collection_key: Some(Item::from([(schema.key.pk.name.clone(), pk.clone())])),
+        size_estimate_range_gb: Some(vec![0.0, 1.0]),
+    })
+}
+
+pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", true);
+    c.not_null("key", input.key.is_some());
+    capacity::check(&mut c, input.return_consumed_capacity.as_deref());
+    c.finish()?;
+    legacy::check_mixing(
+        &[("AttributesToGet", input.attributes_to_get.is_some())],
+        &[("ProjectionExpression", input.projection_expression.is_some())],
+    )?;
+    check_placeholders(
+        input.expression_attribute_names.as_ref(),
+        None,
+        input.projection_expression.is_some(),
+    )?;
+    let projection = read_projection(
+        input.projection_expression.as_deref(),
+        input.attributes_to_get.as_deref(),
+        input.expression_attribute_names.as_ref(),
+    )?;
+    let table = table_for_item_op(inner, input.table_name.as_deref())?;
+    let schema = table.schema();
+    let key = key_bytes(&schema, input.key.as_ref().unwrap_or(&Item::new()))?;
+    let found = table.base.get(&key)?;
+    let consistent = input.consistent_read == Some(true);
+    let size = found.as_deref().map_or(0, monotable_types::item_size);
+    let item = found.map(|i| match &projection {
+        Some(p) => p.apply(&i),
+        None => Item::clone(&i),
+    });
+    Ok(GetItemOutput {
+        item,
+        consumed_capacity: capacity::for_read(
+            Report::parse(input.return_consumed_capacity.as_deref()),
+            &table.name,
+            None,
+            capacity::read_units(size, consistent),
+        ),
+    })
+}
+
+/// Resolves `ProjectionExpression` or `AttributesToGet`, checking unused names.
+pub(super) fn read_projection(
+    expression: Option<&str>,
+    attributes_to_get: Option<&[String]>,
+    names: Option<&ExpressionAttributeNames>,
+) -> Result<Option<Projection>, Error> {
+    if let Some(text) = expression {
+        let mut params = Params::new(names, None);
+        let p = params.projection(text).map_err(expr_err)?;
+        params.finish().map_err(expr_err)?;
+        return Ok(Some(p));
+    }
+    attributes_to_get.map(legacy::attributes_to_get).transpose()
+}
+
+fn return_values_failure(rv: Option<&str>, allowed: &[&str]) -> Result<(), Error> {
+    match rv {
+        Some(v) if !allowed.contains(&v) => Err(Error::validation("Return values set to invalid value")),
+        _ => Ok(()),
+    }
+}
+
+pub(super) fn put_item(inner: &Inner, input: PutItemInput) -> Result<PutItemOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", true);
+    c.not_null("item", input.item.is_some());
+    write_constraints(
+        &mut c,
+        input.return_values.as_deref(),
+        input.return_consumed_capacity.as_deref(),
+        input.return_item_collection_metrics.as_deref(),
+        input.return_values_on_condition_check_failure.as_deref(),
+    );
+    c.finish()?;
+    return_values_failure(input.return_values.as_deref(), &["NONE", "ALL_OLD"])?;
+    legacy::check_mixing(
+        &[
+            ("Expected", input.expected.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &[("ConditionExpression", input.condition_expression.is_some())],
+    )?;
+    let item = input.item.clone().unwrap_or_default();
+    validate::check_values(item.values())?;
+    check_placeholders(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values.as_ref(),
+        input.condition_expression.is_some(),
+    )?;
+    let mut params =
+        Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    let condition = write_condition(
+        &mut params,
+        input.condition_expression.as_deref(),
+        input.expected.as_ref(),
+        input.conditional_operator.as_deref(),
+    )?;
+    params.finish().map_err(expr_err)?;
+    let table = table_for_item_op(inner, input.table_name.as_deref())?;
+    let schema = table.schema();
+    validate::check_item_key(&schema.key, &item)?;
+    validate::check_item_size(&item)?;
+    validate::check_index_keys(&schema, &item)?;
+    let mut key = Vec::with_capacity(64);
+    schema.key.encode_from(&item, &mut key);
+    let write = Write {
+        key_item: schema.key.extract(&item),
+        table: Arc::clone(&table),
+        key,
+        mutation: Mutation::Put(item),
+        condition,
+        return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
+    };
+    let (change, schema) = run_write(inner, &write)?;
+    let cost = WriteCost::of(&schema, &change);
+    Ok(PutItemOutput {
+        item_collection_metrics: collection_metrics(
+            &schema,
+            &change,
+            input.return_item_collection_metrics.as_deref(),
+        ),
+        attributes: match input.return_values.as_deref() {
+            Some("ALL_OLD") => change.old.as_deref().cloned(),
+            _ => None,
+        },
+        consumed_capacity: cost.report(Report::parse(input.return_consumed_capacity.as_deref()), &table.name),
+    })
+}
+
+pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<DeleteItemOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", true);
+    c.not_null("key", input.key.is_some());
+    write_constraints(
+        &mut c,
+        input.return_values.as_deref(),
+        input.return_consumed_capacity.as_deref(),
+        input.return_item_collection_metrics.as_deref(),
+        input.return_values_on_condition_check_failure.as_deref(),
+    );
+    c.finish()?;
+    return_values_failure(input.return_values.as_deref(), &["NONE", "ALL_OLD"])?;
+    legacy::check_mixing(
+        &[
+            ("Expected", input.expected.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &[("ConditionExpression", input.condition_expression.is_some())],
+    )?;
+    check_placeholders(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values.as_ref(),
+        input.condition_expression.is_some(),
+    )?;
+    let mut params =
+        Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    let condition = write_condition(
+        &mut params,
+        input.condition_expression.as_deref(),
+        input.expected.as_ref(),
+        input.conditional_operator.as_deref(),
+    )?;
+    params.finish().map_err(expr_err)?;
+    let table = table_for_item_op(inner, input.table_name.as_deref())?;
+    let schema = table.schema();
+    let key_item = input.key.clone().unwrap_or_default();
+    let key = key_bytes(&schema, &key_item)?;
+    let write = Write {
+        table: Arc::clone(&table),
+        key,
+        key_item,
+        mutation: Mutation::Delete,
+        condition,
+        return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
+    };
+    let (change, schema) = run_write(inner, &write)?;
+    let cost = WriteCost::of(&schema, &change);
+    Ok(DeleteItemOutput {
+        item_collection_metrics: collection_metrics(
+            &schema,
+            &change,
+            input.return_item_collection_metrics.as_deref(),
+        ),
+        attributes: match input.return_values.as_deref() {
+            Some("ALL_OLD") => change.old.as_deref().cloned(),
+            _ => None,
+        },
+        consumed_capacity: cost.report(Report::parse(input.return_consumed_capacity.as_deref()), &table.name),
+    })
+}
+
+pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<UpdateItemOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", true);
+    c.not_null("key", input.key.is_some());
+    write_constraints(
+        &mut c,
+        input.return_values.as_deref(),
+        input.return_consumed_capacity.as_deref(),
+        input.return_item_collection_metrics.as_deref(),
+        input.return_values_on_condition_check_failure.as_deref(),
+    );
+    c.finish()?;
+    legacy::check_mixing(
+        &[
+            ("AttributeUpdates", input.attribute_updates.is_some()),
+            ("Expected", input.expected.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &[
+            ("UpdateExpression", input.update_expression.is_some()),
+            ("ConditionExpression", input.condition_expression.is_some()),
+        ],
+    )?;
+    check_placeholders(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values.as_ref(),
+        input.condition_expression.is_some() || input.update_expression.is_some(),
+    )?;
+    if let Some(u) = &input.attribute_updates {
+        validate::check_values(u.values().filter_map(|u| u.value.as_ref()))?;
+    }
+    let table = table_for_item_op(inner, input.table_name.as_deref())?;
+    let schema = table.schema();
+    let key_names: Vec<&str> = schema.key.attrs().map(|a| a.name.as_str()).collect();
+    let mut params =
+        Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    let plan = match (&input.update_expression, &input.attribute_updates) {
+        (Some(text), _) => params.update(text, &key_names).map_err(expr_err)?,
+        (None, Some(u)) => legacy::attribute_updates(u, &schema.key)?,
+        (None, None) => UpdatePlan::default(),
+    };
+    let condition = write_condition(
+        &mut params,
+        input.condition_expression.as_deref(),
+        input.expected.as_ref(),
+        input.conditional_operator.as_deref(),
+    )?;
+    params.finish().map_err(expr_err)?;
+    let key_item = input.key.clone().unwrap_or_default();
+    let key = key_bytes(&schema, &key_item)?;
+    let write = Write {
+        table: Arc::clone(&table),
+        key,
+        key_item,
+        mutation: Mutation::Update(plan),
+        condition,
+        return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
+    };
+    let (change, schema) = run_write(inner, &write)?;
+    let cost = WriteCost::of(&schema, &change);
+    let attributes = update_return_values(input.return_values.as_deref(), &write, &change);
+    Ok(UpdateItemOutput {
+        item_collection_metrics: collection_metrics(
+            &schema,
+            &change,
+            input.return_item_collection_metrics.as_deref(),
+        ),
+        attributes,
+        consumed_capacity: cost.report(Report::parse(input.return_consumed_capacity.as_deref()), &table.name),
+    })
+}
+
+/// The `Attributes` of an UpdateItem response for each `ReturnValues` mode.
+fn update_return_values(rv: Option<&str>, write: &Write, change: &Change) -> Option<Item> {
+    let Mutation::Update(plan) = &write.mutation else { return None };
+    let changed = |item: &Option<Arc<Item>>| -> Option<Item> {
+        let item = item.as_deref()?;
+        // The top-level attributes the update targeted, as they are in `item`; nested paths
+        // project just the updated parts, as DynamoDB does.
+        let mut paths = Vec::new();
+        let mut probe = item.clone();
+        if let Ok(c) = plan.apply(&mut probe) {
+            paths = c.paths;
+        }
+        let out = Projection { paths }.apply(item);
+        (!out.is_empty()).then_some(out)
+    };
+    match rv {
+        Some("ALL_OLD") => change.old.as_deref().cloned(),
+        Some("ALL_NEW") => change.new.as_deref().cloned(),
+        Some("UPDATED_OLD") => changed(&change.old),
+        Some("UPDATED_NEW") => changed(&change.new),
+        _ => None,
+    }
+}

@@ -1,0 +1,253 @@
+//! Legacy (pre-expression) parameters translated into `monotable_expr`'s resolved forms, so
+//! one evaluator serves both: `AttributesToGet`, `Expected`, `QueryFilter`, `ScanFilter`,
+//! `KeyConditions`, `AttributeUpdates` and `ConditionalOperator`.
+
+use std::collections::HashMap;
+
+use monotable_expr::{
+    attribute_path, Comparator, Condition as Cond, KeyCondition, Operand, Projection, SetValue,
+    SortKeyCondition, SortKeyOp, UpdateAction, UpdateOperand, UpdatePlan,
+};
+use monotable_types::AttributeValue;
+
+use crate::api::{AttributeValueUpdate, Condition, ExpectedAttributeValue};
+use crate::table::KeySchema;
+use crate::Error;
+
+/// Refuses requests that mix legacy and expression parameters, with DynamoDB's message.
+/// Each slice lists `(member name, present)`.
+pub(crate) fn check_mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Result<(), Error> {
+    let l: Vec<&str> = legacy.iter().filter(|(_, p)| *p).map(|(n, _)| *n).collect();
+    let e: Vec<&str> = expressions.iter().filter(|(_, p)| *p).map(|(n, _)| *n).collect();
+    if !l.is_empty() && !e.is_empty() {
+        return Err(Error::validation(format!(
+            "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",
+            l.join(", "),
+            e.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// `AttributesToGet` as a projection.
+pub(crate) fn attributes_to_get(names: &[String]) -> Result<Projection, Error> {
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(Error::invalid_param(format!("Duplicate value in attribute name: {n}")));
+        }
+    }
+    Ok(Projection { paths: names.iter().map(|n| attribute_path(n.clone())).collect() })
+}
+
+fn arg_count(op: &str) -> Error {
+    Error::invalid_param(format!("Invalid number of argument(s) for the {op} ComparisonOperator"))
+}
+
+/// One `ComparisonOperator` condition on attribute `name`.
+fn comparison(name: &str, op: &str, args: &[AttributeValue]) -> Result<Cond, Error> {
+    let path = || Operand::Path(attribute_path(name));
+    let one = || -> Result<Operand, Error> {
+        match args {
+            [v] => Ok(Operand::Value(v.clone())),
+            _ => Err(arg_count(op)),
+        }
+    };
+    let none = || if args.is_empty() { Ok(()) } else { Err(arg_count(op)) };
+    let cmp = |c: Comparator| -> Result<Cond, Error> { Ok(Cond::Compare(path(), c, one()?)) };
+    match op {
+        "EQ" => cmp(Comparator::Eq),
+        "NE" => cmp(Comparator::Ne),
+        "LT" => cmp(Comparator::Lt),
+        "LE" => cmp(Comparator::Le),
+        "GT" => cmp(Comparator::Gt),
+        "GE" => cmp(Comparator::Ge),
+        "NOT_NULL" => none().map(|()| Cond::AttributeExists(attribute_path(name))),
+        "NULL" => none().map(|()| Cond::AttributeNotExists(attribute_path(name))),
+        "CONTAINS" => Ok(Cond::Contains(path(), one()?)),
+        "NOT_CONTAINS" => Ok(Cond::Not(Box::new(Cond::Contains(path(), one()?)))),
+        "BEGINS_WITH" => Ok(Cond::BeginsWith(path(), one()?)),
+        "IN" if !args.is_empty() => Ok(Cond::In(path(), args.iter().cloned().map(Operand::Value).collect())),
+        "BETWEEN" => match args {
+            [a, b] => Ok(Cond::Between(path(), Operand::Value(a.clone()), Operand::Value(b.clone()))),
+            _ => Err(arg_count(op)),
+        },
+        "IN" => Err(arg_count(op)),
+        other => Err(Error::validation(format!(
+            "1 validation error detected: Value '{other}' at 'comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"
+        ))),
+    }
+}
+
+fn combine(mut parts: Vec<Cond>, operator: Option<&str>) -> Result<Option<Cond>, Error> {
+    let or = match operator {
+        None | Some("AND") => false,
+        Some("OR") => true,
+        Some(other) => {
+            return Err(Error::validation(format!(
+                "1 validation error detected: Value '{other}' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [AND, OR]"
+            )))
+        }
+    };
+    let Some(mut acc) = parts.pop() else { return Ok(None) };
+    while let Some(next) = parts.pop() {
+        acc = if or {
+            Cond::Or(Box::new(next), Box::new(acc))
+        } else {
+            Cond::And(Box::new(next), Box::new(acc))
+        };
+    }
+    Ok(Some(acc))
+}
+
+/// `Expected` (with `ConditionalOperator`) as a condition.
+pub(crate) fn expected(
+    map: &HashMap<String, ExpectedAttributeValue>,
+    operator: Option<&str>,
+) -> Result<Option<Cond>, Error> {
+    let mut names: Vec<&String> = map.keys().collect();
+    names.sort();
+    let mut parts = Vec::new();
+    for name in names {
+        let e = &map[name];
+        let part = match (&e.comparison_operator, e.exists, &e.value) {
+            (Some(op), None, None) => comparison(name, op, e.attribute_value_list.as_deref().unwrap_or_default())?,
+            (Some(op), _, Some(v)) if e.attribute_value_list.is_none() => comparison(name, op, std::slice::from_ref(v))?,
+            (Some(_), _, _) => {
+                return Err(Error::invalid_param(
+                    "Value or AttributeValueList must be used with ComparisonOperator",
+                ))
+            }
+            (None, Some(false), Some(_)) => {
+                return Err(Error::invalid_param(format!(
+                    "Cannot expect an attribute to have a specified value while expecting it to not exist. Attribute: {name}"
+                )))
+            }
+            (None, Some(false), None) => Cond::AttributeNotExists(attribute_path(name.clone())),
+            (None, _, Some(v)) => {
+                Cond::Compare(Operand::Path(attribute_path(name.clone())), Comparator::Eq, Operand::Value(v.clone()))
+            }
+            (None, _, None) => {
+                return Err(Error::invalid_param(format!(
+                    "Value must be provided when Exists is true for Attribute: {name}"
+                )))
+            }
+        };
+        parts.push(part);
+    }
+    combine(parts, operator)
+}
+
+/// `QueryFilter` / `ScanFilter` (with `ConditionalOperator`) as a condition.
+pub(crate) fn filter(
+    map: &HashMap<String, Condition>,
+    operator: Option<&str>,
+) -> Result<Option<Cond>, Error> {
+    let mut names: Vec<&String> = map.keys().collect();
+    names.sort();
+    let mut parts = Vec::new();
+    for name in names {
+        let c = &map[name];
+        let op = c.comparison_operator.as_deref().ok_or_else(|| {
+            Error::validation(
+                "1 validation error detected: Value null at 'comparisonOperator' failed to satisfy constraint: Member must not be null",
+            )
+        })?;
+        parts.push(comparison(name, op, c.attribute_value_list.as_deref().unwrap_or_default())?);
+    }
+    combine(parts, operator)
+}
+
+/// `KeyConditions` as a key condition on the given key schema.
+pub(crate) fn key_conditions(
+    map: &HashMap<String, Condition>,
+    key: &KeySchema,
+) -> Result<KeyCondition, Error> {
+    let invalid =
+        || Error::validation("Query condition missed key schema element: ".to_owned() + &key.pk.name);
+    let pk = map.get(&key.pk.name).ok_or_else(invalid)?;
+    let pk_value = match (pk.comparison_operator.as_deref(), pk.attribute_value_list.as_deref()) {
+        (Some("EQ"), Some([v])) => v.clone(),
+        (Some("EQ"), _) => return Err(arg_count("EQ")),
+        _ => return Err(Error::validation("Query key condition not supported")),
+    };
+    let mut sort = None;
+    for (name, c) in map {
+        if *name == key.pk.name {
+            continue;
+        }
+        let Some(sk) = key.sk.as_ref().filter(|s| s.name == *name) else {
+            return Err(Error::validation("Query key condition not supported"));
+        };
+        let args = c.attribute_value_list.as_deref().unwrap_or_default();
+        let op = c.comparison_operator.as_deref().unwrap_or_default();
+        let one = || match args {
+            [v] => Ok(v.clone()),
+            _ => Err(arg_count(op)),
+        };
+        let sop = match op {
+            "EQ" => SortKeyOp::Eq(one()?),
+            "LT" => SortKeyOp::Lt(one()?),
+            "LE" => SortKeyOp::Le(one()?),
+            "GT" => SortKeyOp::Gt(one()?),
+            "GE" => SortKeyOp::Ge(one()?),
+            "BEGINS_WITH" => SortKeyOp::BeginsWith(one()?),
+            "BETWEEN" => match args {
+                [a, b] => SortKeyOp::Between(a.clone(), b.clone()),
+                _ => return Err(arg_count(op)),
+            },
+            _ => return Err(Error::validation("Query key condition not supported")),
+        };
+        sort = Some(SortKeyCondition { attribute: sk.name.clone(), op: sop });
+    }
+    Ok(KeyCondition { partition_key: key.pk.name.clone(), partition_value: pk_value, sort })
+}
+
+/// `AttributeUpdates` as an update plan.
+pub(crate) fn attribute_updates(
+    map: &HashMap<String, AttributeValueUpdate>,
+    key: &KeySchema,
+) -> Result<UpdatePlan, Error> {
+    let mut names: Vec<&String> = map.keys().collect();
+    names.sort();
+    let mut actions = Vec::new();
+    for name in names {
+        if key.is_key(name) {
+            return Err(Error::invalid_param(format!(
+                "Cannot update attribute {name}. This attribute is part of the key"
+            )));
+        }
+        let u = &map[name];
+        let path = attribute_path(name.clone());
+        let action = match (u.action.as_deref().unwrap_or("PUT"), &u.value) {
+            ("PUT", Some(v)) => UpdateAction::Set(path, SetValue::Operand(UpdateOperand::Value(v.clone()))),
+            ("PUT", None) => {
+                return Err(Error::invalid_param(format!(
+                    "Only DELETE action is allowed when no attribute value is specified: {name}"
+                )))
+            }
+            ("DELETE", None) => UpdateAction::Remove(path),
+            ("DELETE", Some(v)) => {
+                if !matches!(v, AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)) {
+                    return Err(Error::invalid_param(format!(
+                        "DELETE action with value is not supported for the type {}",
+                        v.attribute_type()
+                    )));
+                }
+                UpdateAction::Delete(path, v.clone())
+            }
+            ("ADD", Some(v)) => UpdateAction::Add(path, v.clone()),
+            ("ADD", None) => {
+                return Err(Error::invalid_param(format!(
+                    "Only DELETE action is allowed when no attribute value is specified: {name}"
+                )))
+            }
+            (other, _) => {
+                return Err(Error::validation(format!(
+                    "1 validation error detected: Value '{other}' at 'attributeUpdates.{name}.member.action' failed to satisfy constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]"
+                )))
+            }
+        };
+        actions.push(action);
+    }
+    Ok(UpdatePlan { actions })
+}

@@ -1,0 +1,134 @@
+//! [`Engine`]: one method per DynamoDB operation, each implemented in a submodule by
+//! operation family.
+
+mod batch;
+mod capacity;
+mod control;
+mod items;
+mod legacy;
+mod read;
+mod transact;
+mod util;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+
+use parking_lot::{Mutex, RwLock};
+
+use crate::api::*;
+use crate::storage::{MemoryStorage, Storage};
+use crate::table::{Locks, Table};
+use crate::Error;
+
+/// The shared state behind every clone of an [`Engine`].
+pub(crate) struct Inner {
+    pub storage: Arc<dyn Storage>,
+    pub tables: RwLock<HashMap<String, Arc<Table>>>,
+    pub locks: Locks,
+    pub next_seq: AtomicU64,
+    /// TransactWriteItems client request tokens seen in the last 10 minutes.
+    pub tokens: Mutex<transact::Tokens>,
+}
+
+/// An embedded DynamoDB engine. Cheap to clone (an `Arc` inside); `Send + Sync`.
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<Inner>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").field("tables", &self.inner.tables.read().len()).finish()
+    }
+}
+
+impl Engine {
+    /// An engine over a fresh in-memory store.
+    pub fn new() -> Engine {
+        Engine::build(Arc::new(MemoryStorage::new()))
+    }
+
+    /// An engine over the given store, loading the tables in its catalog. Catalog entries
+    /// that cannot be read are reported as an error.
+    pub fn with_storage(storage: Arc<dyn Storage>) -> Result<Engine, Error> {
+        let engine = Engine::build(storage);
+        control::load_catalog(&engine.inner)?;
+        Ok(engine)
+    }
+
+    fn build(storage: Arc<dyn Storage>) -> Engine {
+        Engine {
+            inner: Arc::new(Inner {
+                storage,
+                tables: RwLock::new(HashMap::new()),
+                locks: Locks::new(),
+                next_seq: AtomicU64::new(1),
+                tokens: Mutex::new(transact::Tokens::default()),
+            }),
+        }
+    }
+}
+
+macro_rules! operations {
+    ($( $(#[$m:meta])* $name:ident($input:ty) -> $output:ty = $imp:path; )*) => {
+        impl Engine {
+            $( $(#[$m])* pub fn $name(&self, input: $input) -> Result<$output, Error> {
+                $imp(&self.inner, input)
+            } )*
+        }
+    };
+}
+
+operations! {
+    /// CreateTable.
+    create_table(CreateTableInput) -> CreateTableOutput = control::create_table;
+    /// DescribeTable.
+    describe_table(DescribeTableInput) -> DescribeTableOutput = control::describe_table;
+    /// ListTables.
+    list_tables(ListTablesInput) -> ListTablesOutput = control::list_tables;
+    /// DeleteTable.
+    delete_table(DeleteTableInput) -> DeleteTableOutput = control::delete_table;
+    /// UpdateTable.
+    update_table(UpdateTableInput) -> UpdateTableOutput = control::update_table;
+    /// UpdateTimeToLive.
+    update_time_to_live(UpdateTimeToLiveInput) -> UpdateTimeToLiveOutput = control::update_time_to_live;
+    /// DescribeTimeToLive.
+    describe_time_to_live(DescribeTimeToLiveInput) -> DescribeTimeToLiveOutput = control::describe_time_to_live;
+    /// TagResource.
+    tag_resource(TagResourceInput) -> TagResourceOutput = control::tag_resource;
+    /// UntagResource.
+    untag_resource(UntagResourceInput) -> UntagResourceOutput = control::untag_resource;
+    /// ListTagsOfResource.
+    list_tags_of_resource(ListTagsOfResourceInput) -> ListTagsOfResourceOutput = control::list_tags_of_resource;
+    /// DescribeLimits.
+    describe_limits(DescribeLimitsInput) -> DescribeLimitsOutput = control::describe_limits;
+    /// DescribeEndpoints.
+    describe_endpoints(DescribeEndpointsInput) -> DescribeEndpointsOutput = control::describe_endpoints;
+    /// GetItem.
+    get_item(GetItemInput) -> GetItemOutput = items::get_item;
+    /// PutItem.
+    put_item(PutItemInput) -> PutItemOutput = items::put_item;
+    /// UpdateItem.
+    update_item(UpdateItemInput) -> UpdateItemOutput = items::update_item;
+    /// DeleteItem.
+    delete_item(DeleteItemInput) -> DeleteItemOutput = items::delete_item;
+    /// Query.
+    query(QueryInput) -> QueryOutput = read::query;
+    /// Scan.
+    scan(ScanInput) -> ScanOutput = read::scan;
+    /// BatchGetItem.
+    batch_get_item(BatchGetItemInput) -> BatchGetItemOutput = batch::batch_get_item;
+    /// BatchWriteItem.
+    batch_write_item(BatchWriteItemInput) -> BatchWriteItemOutput = batch::batch_write_item;
+    /// TransactWriteItems.
+    transact_write_items(TransactWriteItemsInput) -> TransactWriteItemsOutput = transact::transact_write_items;
+    /// TransactGetItems.
+    transact_get_items(TransactGetItemsInput) -> TransactGetItemsOutput = transact::transact_get_items;
+}

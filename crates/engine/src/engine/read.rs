@@ -1,0 +1,519 @@
+//! Query and Scan: key ranges over a table or index keyspace, the 1 MB page rule (counted on
+//! items read, before the filter), Limit, Select, filters, projections and LastEvaluatedKey.
+
+use std::hash::{Hash, Hasher};
+use std::ops::Bound;
+use std::sync::Arc;
+
+use monotable_expr::{Condition, ExpressionKind, KeyCondition, Params, Projection, SortKeyOp};
+use monotable_types::{item_size, AttributeValue, Item};
+
+use super::capacity::{self, Report};
+use super::items::{check_placeholders, expr_err};
+use super::legacy;
+use super::util::table_for_item_op;
+use super::Inner;
+use crate::api::*;
+use crate::keys::{encode_bytes_prefix, encode_value, prefix_end};
+use crate::storage::{KeyRange, Keyspace};
+use crate::table::{Index, KeySchema, Schema, Table};
+use crate::validate::Constraints;
+use crate::Error;
+
+/// DynamoDB's page size limit: 1 MB of items read.
+pub(crate) const PAGE_BYTES: usize = 1024 * 1024;
+
+/// Where a read runs and how its entries map back to keys.
+struct Target {
+    table: Arc<Table>,
+    schema: Arc<Schema>,
+    index: Option<Arc<Index>>,
+}
+
+impl Target {
+    fn keyspace(&self) -> &Arc<dyn Keyspace> {
+        match &self.index {
+            Some(i) => &i.keyspace,
+            None => &self.table.base,
+        }
+    }
+
+    /// The key schema that orders this keyspace.
+    fn order_key(&self) -> &KeySchema {
+        self.index.as_ref().map_or(&self.schema.key, |i| &i.key)
+    }
+
+    /// LastEvaluatedKey for an entry: the table key, plus the index key for index reads.
+    fn last_key(&self, item: &Item) -> Item {
+        let mut out = self.schema.key.extract(item);
+        if let Some(i) = &self.index {
+            out.extend(i.key.extract(item));
+        }
+        out
+    }
+
+    /// Encodes an ExclusiveStartKey into this keyspace's key, checking its shape.
+    fn start_key(&self, esk: &Item) -> Result<Vec<u8>, Error> {
+        let invalid = || {
+            Error::validation(
+                "The provided starting key is invalid: The provided key element does not match the schema",
+            )
+        };
+        let mut wanted: Vec<&str> = self.schema.key.attrs().map(|a| a.name.as_str()).collect();
+        if let Some(i) = &self.index {
+            wanted.extend(i.key.attrs().map(|a| a.name.as_str()));
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        if esk.len() != wanted.len() || !wanted.iter().all(|w| esk.contains_key(*w)) {
+            return Err(invalid());
+        }
+        let mut out = Vec::with_capacity(64);
+        if let Some(i) = &self.index {
+            if !i.key.encode_from(esk, &mut out) {
+                return Err(invalid());
+            }
+        }
+        if !self.schema.key.encode_from(esk, &mut out) {
+            return Err(invalid());
+        }
+        Ok(out)
+    }
+}
+
+/// Finds the table and optional index of a read, with DynamoDB's checks.
+fn target(
+    inner: &Inner,
+    table_name: Option<&str>,
+    index_name: Option<&str>,
+    consistent: bool,
+) -> Result<Target, Error> {
+    let table = table_for_item_op(inner, table_name)?;
+    let schema = table.schema();
+    let index = match index_name {
+        None => None,
+        Some(name) => Some(Arc::clone(schema.index(name).ok_or_else(|| {
+            Error::validation(format!("The table does not have the specified index: {name}"))
+        })?)),
+    };
+    if consistent && index.as_ref().is_some_and(|i| i.global) {
+        return Err(Error::validation("Consistent reads are not supported on global secondary indexes"));
+    }
+    Ok(Target { table, schema, index })
+}
+
+/// What a read returns per item.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Select {
+    AllAttributes,
+    AllProjected,
+    Specific,
+    Count,
+}
+
+fn select(value: Option<&str>, has_projection: bool, target: &Target) -> Result<Select, Error> {
+    let s = match value {
+        None if has_projection => Select::Specific,
+        None if target.index.is_some() => Select::AllProjected,
+        None => Select::AllAttributes,
+        Some("ALL_ATTRIBUTES") => Select::AllAttributes,
+        Some("ALL_PROJECTED_ATTRIBUTES") => Select::AllProjected,
+        Some("SPECIFIC_ATTRIBUTES") => Select::Specific,
+        Some(_) => Select::Count,
+    };
+    if has_projection && s != Select::Specific {
+        return Err(Error::validation(
+            "Cannot specify the ProjectionExpression or AttributesToGet when choosing to get ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT",
+        ));
+    }
+    if s == Select::AllProjected && target.index.is_none() {
+        return Err(Error::validation(
+            "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
+        ));
+    }
+    if let (Select::AllAttributes, Some(i)) = (s, &target.index) {
+        if i.global && i.projection != crate::table::ProjectionKind::All {
+            return Err(Error::invalid_param(format!(
+                "Select type ALL_ATTRIBUTES is not supported for global secondary index {} because its projection type is not ALL",
+                i.name
+            )));
+        }
+    }
+    Ok(s)
+}
+
+/// One page's parameters.
+struct Page<'a> {
+    target: &'a Target,
+    range: KeyRange,
+    limit: Option<usize>,
+    filter: Option<Condition>,
+    projection: Option<Projection>,
+    select: Select,
+    segment: Option<(u64, u64)>,
+    consistent: bool,
+    report: Report,
+}
+
+fn segment_of(pk: Option<&AttributeValue>, total: u64) -> u64 {
+    let mut bytes = Vec::new();
+    if let Some(v) = pk {
+        encode_value(v, &mut bytes);
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish() % total.max(1)
+}
+
+struct PageResult {
+    items: Vec<Item>,
+    count: i64,
+    scanned: i64,
+    last: Option<Item>,
+    consumed: Option<ConsumedCapacity>,
+}
+
+fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
+    let t = page.target;
+    let mut items = Vec::new();
+    let (mut count, mut scanned, mut bytes) = (0i64, 0i64, 0usize);
+    let mut last: Option<Item> = None;
+    let mut error: Option<Error> = None;
+    let order_pk = &t.order_key().pk.name;
+    // LSI reads of attributes outside the projection fetch the base item.
+    let fetch_base = page.select == Select::AllAttributes && t.index.as_ref().is_some_and(|i| !i.global);
+    t.keyspace().scan(&page.range, &mut |_, stored| {
+        if let Some((seg, total)) = page.segment {
+            if segment_of(stored.get(order_pk), total) != seg {
+                return true;
+            }
+        }
+        let mut item: Arc<Item> = Arc::clone(stored);
+        if fetch_base {
+            let mut key = Vec::with_capacity(64);
+            t.schema.key.encode_from(stored, &mut key);
+            match t.table.base.get(&key) {
+                Ok(Some(full)) => item = full,
+                Ok(None) => return true,
+                Err(e) => {
+                    error = Some(e.into());
+                    return false;
+                }
+            }
+        }
+        scanned += 1;
+        bytes += item_size(&item);
+        if page.filter.as_ref().is_none_or(|f| f.eval(&item)) {
+            count += 1;
+            if page.select != Select::Count {
+                items.push(match &page.projection {
+                    Some(p) => p.apply(&item),
+                    None => (*item).clone(),
+                });
+            }
+        }
+        let full = page.limit.is_some_and(|l| scanned as usize >= l) || bytes >= PAGE_BYTES;
+        if full {
+            last = Some(t.last_key(&item));
+        }
+        !full
+    })?;
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let units = capacity::read_units(bytes, page.consistent);
+    let index = t.index.as_ref().map(|i| (i.name.as_str(), i.global));
+    Ok(PageResult {
+        items,
+        count,
+        scanned,
+        last,
+        consumed: capacity::for_read(page.report, &t.table.name, index, units),
+    })
+}
+
+/// Intersects a key range with the ExclusiveStartKey.
+fn after_start(mut range: KeyRange, start: Option<Vec<u8>>) -> KeyRange {
+    if let Some(s) = start {
+        if range.reverse {
+            range.end = match range.end {
+                Bound::Excluded(e) | Bound::Included(e) if e < s => Bound::Included(e),
+                _ => Bound::Excluded(s),
+            };
+        } else {
+            range.start = match range.start {
+                Bound::Included(b) | Bound::Excluded(b) if b > s => Bound::Included(b),
+                _ => Bound::Excluded(s),
+            };
+        }
+    }
+    range
+}
+
+/// The key range a key condition selects in a keyspace ordered by `key`.
+fn key_range(key: &KeySchema, kc: &KeyCondition, reverse: bool) -> Result<KeyRange, Error> {
+    let mismatch = || Error::invalid_param("Condition parameter type does not match schema type");
+    if kc.partition_value.attribute_type() != key.pk.ty {
+        return Err(mismatch());
+    }
+    let mut prefix = Vec::with_capacity(64);
+    encode_value(&kc.partition_value, &mut prefix);
+    let with = |v: &AttributeValue| -> Result<Vec<u8>, Error> {
+        let sk = key.sk.as_ref().ok_or_else(mismatch)?;
+        if v.attribute_type() != sk.ty {
+            return Err(mismatch());
+        }
+        let mut out = prefix.clone();
+        encode_value(v, &mut out);
+        Ok(out)
+    };
+    let (start, end) = match kc.sort.as_ref().map(|s| &s.op) {
+        None => (Bound::Included(prefix.clone()), prefix_end(&prefix)),
+        Some(SortKeyOp::Eq(v)) => {
+            let k = with(v)?;
+            (Bound::Included(k.clone()), prefix_end(&k))
+        }
+        Some(SortKeyOp::Lt(v)) => (Bound::Included(prefix.clone()), Bound::Excluded(with(v)?)),
+        Some(SortKeyOp::Le(v)) => (Bound::Included(prefix.clone()), prefix_end(&with(v)?)),
+        Some(SortKeyOp::Gt(v)) => (to_start(prefix_end(&with(v)?)), prefix_end(&prefix)),
+        Some(SortKeyOp::Ge(v)) => (Bound::Included(with(v)?), prefix_end(&prefix)),
+        Some(SortKeyOp::Between(a, b)) => {
+            let (lo, hi) = (with(a)?, with(b)?);
+            if let (Some(x), Some(y)) = (a.as_n(), b.as_n()) {
+                if x > y {
+                    return Err(between_error(a, b));
+                }
+            } else if lo > hi {
+                return Err(between_error(a, b));
+            }
+            (Bound::Included(lo), prefix_end(&hi))
+        }
+        Some(SortKeyOp::BeginsWith(v)) => {
+            let sk = key.sk.as_ref().ok_or_else(mismatch)?;
+            let bytes: &[u8] = match v {
+                AttributeValue::S(s) if sk.ty == monotable_types::AttributeType::S => s.as_bytes(),
+                AttributeValue::B(b) if sk.ty == monotable_types::AttributeType::B => b,
+                _ => return Err(mismatch()),
+            };
+            let mut p = prefix.clone();
+            encode_bytes_prefix(bytes, &mut p);
+            (Bound::Included(p.clone()), prefix_end(&p))
+        }
+    };
+    Ok(KeyRange { start, end, reverse })
+}
+
+fn between_error(a: &AttributeValue, b: &AttributeValue) -> Error {
+    Error::validation(format!(
+        "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {{{}:{}}}, upper bound operand: AttributeValue: {{{}:{}}}",
+        a.attribute_type(),
+        monotable_expr::value_brief(a),
+        b.attribute_type(),
+        monotable_expr::value_brief(b)
+    ))
+}
+
+fn to_start(end: Bound<Vec<u8>>) -> Bound<Vec<u8>> {
+    match end {
+        Bound::Excluded(v) => Bound::Included(v),
+        other => other,
+    }
+}
+
+fn read_constraints(
+    c: &mut Constraints,
+    table: Option<&str>,
+    index: Option<&str>,
+    limit: Option<i64>,
+    sel: Option<&str>,
+    rcc: Option<&str>,
+) {
+    c.name(table, "tableName", true);
+    c.name(index, "indexName", false);
+    c.range(limit, "limit", 1, None);
+    c.one_of(sel, "select", &["SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"]);
+    capacity::check(c, rcc);
+}
+
+fn filter_condition(
+    params: &mut Params<'_>,
+    expression: Option<&str>,
+    legacy_filter: Option<&std::collections::HashMap<String, crate::api::Condition>>,
+    operator: Option<&str>,
+) -> Result<Option<Condition>, Error> {
+    match (expression, legacy_filter) {
+        (Some(text), _) => params.condition(text, ExpressionKind::Filter).map(Some).map_err(expr_err),
+        (None, Some(f)) => legacy::filter(f, operator),
+        (None, None) => Ok(None),
+    }
+}
+
+pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Error> {
+    let mut c = Constraints::default();
+    read_constraints(
+        &mut c,
+        input.table_name.as_deref(),
+        input.index_name.as_deref(),
+        input.limit,
+        input.select.as_deref(),
+        input.return_consumed_capacity.as_deref(),
+    );
+    c.finish()?;
+    legacy::check_mixing(
+        &[
+            ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("KeyConditions", input.key_conditions.is_some()),
+            ("QueryFilter", input.query_filter.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &[
+            ("ProjectionExpression", input.projection_expression.is_some()),
+            ("KeyConditionExpression", input.key_condition_expression.is_some()),
+            ("FilterExpression", input.filter_expression.is_some()),
+        ],
+    )?;
+    let any_expr = input.projection_expression.is_some()
+        || input.key_condition_expression.is_some()
+        || input.filter_expression.is_some();
+    check_placeholders(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values.as_ref(),
+        any_expr,
+    )?;
+    if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
+        return Err(Error::validation(
+            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+        ));
+    }
+    let consistent = input.consistent_read == Some(true);
+    let target = target(inner, input.table_name.as_deref(), input.index_name.as_deref(), consistent)?;
+    let order = target.order_key().clone();
+    let mut params =
+        Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    let kc = match &input.key_condition_expression {
+        Some(text) => params
+            .key_condition(text, &order.pk.name, order.sk.as_ref().map(|s| s.name.as_str()))
+            .map_err(expr_err)?,
+        None => legacy::key_conditions(input.key_conditions.as_ref().unwrap_or(&Default::default()), &order)?,
+    };
+    let filter = filter_condition(
+        &mut params,
+        input.filter_expression.as_deref(),
+        input.query_filter.as_ref(),
+        input.conditional_operator.as_deref(),
+    )?;
+    let projection = match &input.projection_expression {
+        Some(text) => Some(params.projection(text).map_err(expr_err)?),
+        None => input.attributes_to_get.as_deref().map(legacy::attributes_to_get).transpose()?,
+    };
+    params.finish().map_err(expr_err)?;
+    let select = select(input.select.as_deref(), projection.is_some(), &target)?;
+    let reverse = input.scan_index_forward == Some(false);
+    let range = key_range(&order, &kc, reverse)?;
+    let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
+    let result = run_page(Page {
+        target: &target,
+        range: after_start(range, start),
+        limit: input.limit.map(|l| l as usize),
+        filter,
+        projection,
+        select,
+        segment: None,
+        consistent,
+        report: Report::parse(input.return_consumed_capacity.as_deref()),
+    })?;
+    Ok(QueryOutput {
+        items: (select != Select::Count).then_some(result.items),
+        count: Some(result.count),
+        scanned_count: Some(result.scanned),
+        last_evaluated_key: result.last,
+        consumed_capacity: result.consumed,
+    })
+}
+
+pub(super) fn scan(inner: &Inner, input: ScanInput) -> Result<ScanOutput, Error> {
+    let mut c = Constraints::default();
+    read_constraints(
+        &mut c,
+        input.table_name.as_deref(),
+        input.index_name.as_deref(),
+        input.limit,
+        input.select.as_deref(),
+        input.return_consumed_capacity.as_deref(),
+    );
+    c.range(input.segment, "segment", 0, Some(999_999));
+    c.range(input.total_segments, "totalSegments", 1, Some(1_000_000));
+    c.finish()?;
+    let segment = match (input.segment, input.total_segments) {
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err(Error::validation(
+                "The TotalSegments parameter is required but was not present in the request when Segment parameter is present",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(Error::validation(
+                "The Segment parameter is required but was not present in the request when parameter TotalSegments is present",
+            ))
+        }
+        (Some(s), Some(t)) if s >= t => {
+            return Err(Error::validation(format!(
+                "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {s} is not less than TotalSegments: {t}"
+            )))
+        }
+        (Some(s), Some(t)) => Some((s as u64, t as u64)),
+    };
+    legacy::check_mixing(
+        &[
+            ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("ScanFilter", input.scan_filter.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &[
+            ("ProjectionExpression", input.projection_expression.is_some()),
+            ("FilterExpression", input.filter_expression.is_some()),
+        ],
+    )?;
+    let any_expr = input.projection_expression.is_some() || input.filter_expression.is_some();
+    check_placeholders(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values.as_ref(),
+        any_expr,
+    )?;
+    let mut params =
+        Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    let filter = filter_condition(
+        &mut params,
+        input.filter_expression.as_deref(),
+        input.scan_filter.as_ref(),
+        input.conditional_operator.as_deref(),
+    )?;
+    let projection = match &input.projection_expression {
+        Some(text) => Some(params.projection(text).map_err(expr_err)?),
+        None => input.attributes_to_get.as_deref().map(legacy::attributes_to_get).transpose()?,
+    };
+    params.finish().map_err(expr_err)?;
+    let consistent = input.consistent_read == Some(true);
+    let target = target(inner, input.table_name.as_deref(), input.index_name.as_deref(), consistent)?;
+    let select = select(input.select.as_deref(), projection.is_some(), &target)?;
+    let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
+    let range = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
+    let result = run_page(Page {
+        target: &target,
+        range: after_start(range, start),
+        limit: input.limit.map(|l| l as usize),
+        filter,
+        projection,
+        select,
+        segment,
+        consistent,
+        report: Report::parse(input.return_consumed_capacity.as_deref()),
+    })?;
+    Ok(ScanOutput {
+        items: (select != Select::Count).then_some(result.items),
+        count: Some(result.count),
+        scanned_count: Some(result.scanned),
+        last_evaluated_key: result.last,
+        consumed_capacity: result.consumed,
+    })
+}

@@ -1,0 +1,360 @@
+//! TransactWriteItems and TransactGetItems.
+//!
+//! A write transaction locks the stripes of all its items (ascending order), evaluates every
+//! condition against the current items, and either commits every change in one atomic
+//! storage batch or cancels with one reason per action in request order. Client request
+//! tokens are remembered for 10 minutes for idempotency.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use monotable_expr::{ExpressionKind, Params};
+use monotable_types::Item;
+
+use super::capacity::{self, Report, WriteCost};
+use super::items::{check_placeholders, expr_err, key_bytes, read_projection, Mutation, Refusal, Write};
+use super::util::table_for_item_op;
+use super::Inner;
+use crate::api::*;
+use crate::storage::WriteBatch;
+use crate::table::{Change, Table};
+use crate::validate::{self, Constraints};
+use crate::{Error, ErrorKind};
+
+const MAX_ACTIONS: usize = 100;
+const TOKEN_TTL: Duration = Duration::from_secs(600);
+
+/// Remembered client request tokens: when, the request's fingerprint, and the response.
+#[derive(Default)]
+pub(crate) struct Tokens {
+    seen: HashMap<String, (Instant, String, TransactWriteItemsOutput)>,
+}
+
+impl Tokens {
+    fn lookup(&mut self, token: &str, fingerprint: &str) -> Result<Option<TransactWriteItemsOutput>, Error> {
+        let now = Instant::now();
+        self.seen.retain(|_, (t, _, _)| now.duration_since(*t) < TOKEN_TTL);
+        match self.seen.get(token) {
+            Some((_, f, out)) if f == fingerprint => Ok(Some(out.clone())),
+            Some(_) => Err(Error::new(
+                ErrorKind::IdempotentParameterMismatch,
+                "Request with the same client token was already used with different parameters",
+            )),
+            None => Ok(None),
+        }
+    }
+}
+
+struct Action {
+    write: Write,
+    table_name: String,
+}
+
+fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
+    let count =
+        [item.condition_check.is_some(), item.put.is_some(), item.delete.is_some(), item.update.is_some()]
+            .iter()
+            .filter(|x| **x)
+            .count();
+    if count != 1 {
+        return Err(Error::validation("TransactItems can only contain one of Check, Put, Update or Delete"));
+    }
+    let (table_name, names, values, cond_text, rvoccf) = if let Some(c) = &item.condition_check {
+        if c.condition_expression.is_none() {
+            return Err(Error::validation(
+                "1 validation error detected: Value null at 'transactItems.1.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null",
+            ));
+        }
+        (
+            &c.table_name,
+            &c.expression_attribute_names,
+            &c.expression_attribute_values,
+            &c.condition_expression,
+            &c.return_values_on_condition_check_failure,
+        )
+    } else if let Some(p) = &item.put {
+        (
+            &p.table_name,
+            &p.expression_attribute_names,
+            &p.expression_attribute_values,
+            &p.condition_expression,
+            &p.return_values_on_condition_check_failure,
+        )
+    } else if let Some(d) = &item.delete {
+        (
+            &d.table_name,
+            &d.expression_attribute_names,
+            &d.expression_attribute_values,
+            &d.condition_expression,
+            &d.return_values_on_condition_check_failure,
+        )
+    } else if let Some(u) = &item.update {
+        (
+            &u.table_name,
+            &u.expression_attribute_names,
+            &u.expression_attribute_values,
+            &u.condition_expression,
+            &u.return_values_on_condition_check_failure,
+        )
+    } else {
+        return Err(Error::validation("TransactItems can only contain one of Check, Put, Update or Delete"));
+    };
+    let update_text = item.update.as_ref().and_then(|u| u.update_expression.as_deref());
+    if item.update.is_some() && update_text.is_none() {
+        return Err(Error::validation(
+            "1 validation error detected: Value null at 'transactItems.1.member.update.updateExpression' failed to satisfy constraint: Member must not be null",
+        ));
+    }
+    check_placeholders(names.as_ref(), values.as_ref(), cond_text.is_some() || update_text.is_some())?;
+    let table = table_for_item_op(inner, table_name.as_deref())?;
+    let schema = table.schema();
+    let key_names: Vec<&str> = schema.key.attrs().map(|a| a.name.as_str()).collect();
+    let mut params = Params::new(names.as_ref(), values.as_ref());
+    let mutation = if let Some(p) = &item.put {
+        let it = p.item.clone().unwrap_or_default();
+        validate::check_values(it.values())?;
+        validate::check_item_key(&schema.key, &it)?;
+        validate::check_item_size(&it)?;
+        validate::check_index_keys(&schema, &it)?;
+        Mutation::Put(it)
+    } else if item.delete.is_some() {
+        Mutation::Delete
+    } else if let Some(text) = update_text {
+        Mutation::Update(params.update(text, &key_names).map_err(expr_err)?)
+    } else {
+        Mutation::Check
+    };
+    let condition = cond_text
+        .as_deref()
+        .map(|t| params.condition(t, ExpressionKind::Condition))
+        .transpose()
+        .map_err(expr_err)?;
+    params.finish().map_err(expr_err)?;
+    let key_item = match &mutation {
+        Mutation::Put(it) => schema.key.extract(it),
+        _ => {
+            let k = item
+                .condition_check
+                .as_ref()
+                .and_then(|c| c.key.clone())
+                .or_else(|| item.delete.as_ref().and_then(|d| d.key.clone()))
+                .or_else(|| item.update.as_ref().and_then(|u| u.key.clone()))
+                .unwrap_or_default();
+            key_bytes(&schema, &k)?;
+            k
+        }
+    };
+    let mut key = Vec::with_capacity(64);
+    schema.key.encode_from(&key_item, &mut key);
+    Ok(Action {
+        table_name: table.name.clone(),
+        write: Write {
+            table,
+            key,
+            key_item,
+            mutation,
+            condition,
+            return_old_on_failure: rvoccf.as_deref() == Some("ALL_OLD"),
+        },
+    })
+}
+
+fn fingerprint(input: &TransactWriteItemsInput) -> String {
+    let mut copy = input.clone();
+    copy.return_consumed_capacity = None;
+    serde_json::to_string(&copy).unwrap_or_default()
+}
+
+pub(super) fn transact_write_items(
+    inner: &Inner,
+    input: TransactWriteItemsInput,
+) -> Result<TransactWriteItemsOutput, Error> {
+    let mut c = Constraints::default();
+    c.not_null("transactItems", input.transact_items.is_some());
+    if let Some(items) = &input.transact_items {
+        if items.len() > MAX_ACTIONS {
+            c.fail(
+                "[...]",
+                "transactItems",
+                &format!("Member must have length less than or equal to {MAX_ACTIONS}"),
+            );
+        }
+        if items.is_empty() {
+            c.fail("[]", "transactItems", "Member must have length greater than or equal to 1");
+        }
+    }
+    if let Some(t) = &input.client_request_token {
+        if t.is_empty() || t.len() > 36 {
+            c.fail(t, "clientRequestToken", "Member must have length less than or equal to 36");
+        }
+    }
+    capacity::check(&mut c, input.return_consumed_capacity.as_deref());
+    c.one_of(
+        input.return_item_collection_metrics.as_deref(),
+        "returnItemCollectionMetrics",
+        &["SIZE", "NONE"],
+    );
+    c.finish()?;
+    let fp = input.client_request_token.as_ref().map(|_| fingerprint(&input));
+    if let (Some(token), Some(fp)) = (&input.client_request_token, &fp) {
+        if let Some(out) = inner.tokens.lock().lookup(token, fp)? {
+            return Ok(out);
+        }
+    }
+    let mut actions = Vec::new();
+    for item in input.transact_items.iter().flatten() {
+        let action = prepare(inner, item)?;
+        if actions.iter().any(|a: &Action| {
+            Arc::ptr_eq(&a.write.table, &action.write.table) && a.write.key == action.write.key
+        }) {
+            return Err(Error::validation(
+                "Transaction request cannot include multiple operations on one item",
+            ));
+        }
+        actions.push(action);
+    }
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let out = execute(inner, &actions, report)?;
+    if let (Some(token), Some(fp)) = (input.client_request_token, fp) {
+        inner.tokens.lock().seen.insert(token, (Instant::now(), fp, out.clone()));
+    }
+    Ok(out)
+}
+
+fn execute(inner: &Inner, actions: &[Action], report: Report) -> Result<TransactWriteItemsOutput, Error> {
+    // Gates (shared) in table order, then item stripes in ascending order.
+    let mut tables: Vec<&Arc<Table>> = actions.iter().map(|a| &a.write.table).collect();
+    tables.sort_by_key(|t| t.seq);
+    tables.dedup_by_key(|t| t.seq);
+    let _gates: Vec<_> = tables.iter().map(|t| t.gate.read()).collect();
+    let _locks = inner.locks.lock_many(actions.iter().map(|a| a.write.stripe()).collect());
+    let mut changes: Vec<(Change, Arc<crate::table::Schema>)> = Vec::with_capacity(actions.len());
+    let mut reasons = Vec::with_capacity(actions.len());
+    let mut failed = false;
+    for a in actions {
+        let schema = a.write.table.schema();
+        let old = a.write.table.base.get(&a.write.key)?;
+        match Write::evaluate(&a.write, &schema, old) {
+            Ok(change) => {
+                reasons.push(CancellationReason { code: Some("None".into()), ..Default::default() });
+                changes.push((change, schema));
+            }
+            Err(Refusal::Condition(item)) => {
+                failed = true;
+                reasons.push(CancellationReason {
+                    item,
+                    code: Some("ConditionalCheckFailed".into()),
+                    message: Some("The conditional request failed".into()),
+                });
+            }
+            Err(Refusal::Invalid(e)) => return Err(e),
+        }
+    }
+    if failed {
+        let codes: Vec<&str> = reasons.iter().filter_map(|r| r.code.as_deref()).collect();
+        let mut e = Error::new(
+            ErrorKind::TransactionCanceled,
+            format!(
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+                codes.join(", ")
+            ),
+        );
+        e.cancellation_reasons = Some(reasons);
+        return Err(e);
+    }
+    let mut batch = WriteBatch::default();
+    for ((change, schema), a) in changes.iter().zip(actions) {
+        if !matches!(a.write.mutation, Mutation::Check) {
+            a.write.table.stage(schema, change, &mut batch);
+        }
+    }
+    inner.storage.commit(batch)?;
+    let mut costs: Vec<(String, WriteCost)> = Vec::new();
+    for ((change, schema), a) in changes.iter().zip(actions) {
+        if !matches!(a.write.mutation, Mutation::Check) {
+            a.write.table.account(schema, change);
+        }
+        let cost = WriteCost::of(schema, change).scale(2.0);
+        match costs.iter_mut().find(|(n, _)| *n == a.table_name) {
+            Some((_, c)) => c.add(cost),
+            None => costs.push((a.table_name.clone(), cost)),
+        }
+    }
+    Ok(TransactWriteItemsOutput {
+        consumed_capacity: (report != Report::None)
+            .then(|| costs.iter().filter_map(|(n, c)| c.report(report, n)).collect()),
+        item_collection_metrics: None,
+    })
+}
+
+pub(super) fn transact_get_items(
+    inner: &Inner,
+    input: TransactGetItemsInput,
+) -> Result<TransactGetItemsOutput, Error> {
+    let mut c = Constraints::default();
+    c.not_null("transactItems", input.transact_items.is_some());
+    if let Some(items) = &input.transact_items {
+        if items.len() > MAX_ACTIONS {
+            c.fail(
+                "[...]",
+                "transactItems",
+                &format!("Member must have length less than or equal to {MAX_ACTIONS}"),
+            );
+        }
+        if items.is_empty() {
+            c.fail("[]", "transactItems", "Member must have length greater than or equal to 1");
+        }
+    }
+    capacity::check(&mut c, input.return_consumed_capacity.as_deref());
+    c.finish()?;
+    let mut reads = Vec::new();
+    for item in input.transact_items.iter().flatten() {
+        let get = item.get.as_ref().ok_or_else(|| {
+            Error::validation("1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null")
+        })?;
+        check_placeholders(
+            get.expression_attribute_names.as_ref(),
+            None,
+            get.projection_expression.is_some(),
+        )?;
+        let projection = read_projection(
+            get.projection_expression.as_deref(),
+            None,
+            get.expression_attribute_names.as_ref(),
+        )?;
+        let table = table_for_item_op(inner, get.table_name.as_deref())?;
+        let schema = table.schema();
+        let key = key_bytes(&schema, get.key.as_ref().unwrap_or(&Item::new()))?;
+        if reads.iter().any(|(t, k, _): &(Arc<Table>, Vec<u8>, _)| Arc::ptr_eq(t, &table) && *k == key) {
+            return Err(Error::validation(
+                "Transaction request cannot include multiple operations on one item",
+            ));
+        }
+        reads.push((table, key, projection));
+    }
+    let _locks =
+        inner.locks.lock_many(reads.iter().map(|(t, k, _)| crate::table::Locks::stripe(t.seq, k)).collect());
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let mut responses = Vec::with_capacity(reads.len());
+    let mut units: Vec<(String, f64)> = Vec::new();
+    for (table, key, projection) in &reads {
+        let found = table.base.get(key)?;
+        let u = 2.0 * capacity::read_units(found.as_deref().map_or(0, monotable_types::item_size), true);
+        match units.iter_mut().find(|(n, _)| *n == table.name) {
+            Some((_, x)) => *x += u,
+            None => units.push((table.name.clone(), u)),
+        }
+        responses.push(ItemResponse {
+            item: found.map(|i| match projection {
+                Some(p) => p.apply(&i),
+                None => (*i).clone(),
+            }),
+        });
+    }
+    Ok(TransactGetItemsOutput {
+        consumed_capacity: (report != Report::None)
+            .then(|| units.iter().filter_map(|(n, u)| capacity::for_read(report, n, None, *u)).collect()),
+        responses: Some(responses),
+    })
+}

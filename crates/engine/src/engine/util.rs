@@ -1,0 +1,39 @@
+//! Small helpers shared by the operation modules.
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::Inner;
+use crate::table::Table;
+use crate::validate::Constraints;
+use crate::Error;
+
+/// Seconds since the epoch, as the JSON protocol writes timestamps.
+pub(crate) fn now_epoch() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as f64 / 1000.0).unwrap_or(0.0)
+}
+
+/// The account and region monotable pretends to be in, for ARNs.
+pub(crate) const ARN_PREFIX: &str = "arn:aws:dynamodb:us-east-1:000000000000:table/";
+
+/// Validates a `TableName` member and finds the table (`ResourceNotFoundException`
+/// "Requested resource not found" when it does not exist, as item operations report).
+pub(crate) fn table_for_item_op(inner: &Inner, name: Option<&str>) -> Result<Arc<Table>, Error> {
+    let mut c = Constraints::default();
+    c.name(name, "tableName", true);
+    c.finish()?;
+    lookup(inner, name.unwrap_or_default()).ok_or_else(Error::not_found)
+}
+
+/// The table named `name`, if it exists.
+pub(crate) fn lookup(inner: &Inner, name: &str) -> Option<Arc<Table>> {
+    inner.tables.read().get(name).cloned()
+}
+
+/// The `ResourceNotFoundException` control-plane operations report for a missing table.
+pub(crate) fn table_not_found(name: &str) -> Error {
+    Error::new(
+        crate::ErrorKind::ResourceNotFound,
+        format!("Requested resource not found: Table: {name} not found"),
+    )
+}

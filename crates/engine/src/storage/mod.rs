@@ -1,0 +1,109 @@
+//! The storage boundary: ordered byte-keyed keyspaces holding items, atomic write batches and
+//! a catalog of table descriptions.
+//!
+//! The engine owns all DynamoDB semantics (validation, conditions, index maintenance, locking);
+//! a [`Storage`] only stores what it is told. Implementations must provide:
+//!
+//! * **Keyspaces** — one per table and one per secondary index, named by the engine
+//!   (`"<table_id>"`, `"<table_id>/<index name>"`). Keys are byte strings built by
+//!   [`crate::keys`]: ordering them bytewise is DynamoDB's key order, and every entry of one
+//!   partition shares the partition key's encoding as a prefix. Values are whole items
+//!   (`Arc<Item>`); a durable store serialises them however it likes (the wire JSON form via
+//!   `serde_json` works) and must return an equal item.
+//! * **Point reads and range scans** in both directions, from any start key, stopping when
+//!   the visitor returns `false`. A scan observes a consistent state of its keyspace with
+//!   respect to [`Storage::commit`] (it sees a batch entirely or not at all).
+//! * **Atomic commits** — a [`WriteBatch`] may touch several keyspaces (an item, its index
+//!   entries, every item of a transaction); after `commit` returns, all of it is visible and
+//!   durable (as durable as the store promises), and no reader sees part of it.
+//! * **A catalog** — opaque bytes per table name (the engine stores JSON), read once at start.
+//!
+//! Concurrency control for conditional writes and transactions lives in the engine: `commit`
+//! is never called concurrently for the same key, but may be called concurrently for
+//! different keys and keyspaces.
+
+mod memory;
+
+use std::any::Any;
+use std::ops::Bound;
+use std::sync::Arc;
+
+use monotable_types::Item;
+
+pub use memory::MemoryStorage;
+
+/// A failure of the storage layer (surfaced to clients as `InternalServerError`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StorageError {
+    /// The named keyspace does not exist (dropped concurrently).
+    #[error("keyspace {0} does not exist")]
+    NoKeyspace(String),
+    /// An I/O or corruption problem in a durable store.
+    #[error("storage failure: {0}")]
+    Io(String),
+}
+
+/// A range of keys to visit: `[start, end)` style bounds and a direction.
+#[derive(Debug, Clone)]
+pub struct KeyRange {
+    pub start: Bound<Vec<u8>>,
+    pub end: Bound<Vec<u8>>,
+    /// Visit from the high end down to the low end.
+    pub reverse: bool,
+}
+
+/// A visitor called for each entry in key order; returning `false` stops the scan.
+pub type Visitor<'a> = dyn FnMut(&[u8], &Arc<Item>) -> bool + 'a;
+
+/// One ordered keyspace (a table or an index).
+pub trait Keyspace: Send + Sync + Any {
+    /// The name given to [`Storage::open_keyspace`].
+    fn name(&self) -> &str;
+    /// The item stored under `key`.
+    fn get(&self, key: &[u8]) -> Result<Option<Arc<Item>>, StorageError>;
+    /// Visits entries within `range` in order until the visitor returns `false`.
+    fn scan(&self, range: &KeyRange, visit: &mut Visitor<'_>) -> Result<(), StorageError>;
+    /// Lets a storage find its own keyspace type inside a [`WriteBatch`].
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// One write inside a batch: put (`Some`) or delete (`None`) one key of one keyspace.
+pub struct WriteOp {
+    pub keyspace: Arc<dyn Keyspace>,
+    pub key: Vec<u8>,
+    pub value: Option<Arc<Item>>,
+}
+
+/// Writes that commit atomically together, possibly across keyspaces.
+#[derive(Default)]
+pub struct WriteBatch {
+    pub ops: Vec<WriteOp>,
+}
+
+impl WriteBatch {
+    /// Adds a put.
+    pub fn put(&mut self, keyspace: &Arc<dyn Keyspace>, key: Vec<u8>, value: Arc<Item>) {
+        self.ops.push(WriteOp { keyspace: Arc::clone(keyspace), key, value: Some(value) });
+    }
+
+    /// Adds a delete.
+    pub fn delete(&mut self, keyspace: &Arc<dyn Keyspace>, key: Vec<u8>) {
+        self.ops.push(WriteOp { keyspace: Arc::clone(keyspace), key, value: None });
+    }
+}
+
+/// A store of keyspaces and the table catalog. See the module docs for the contract.
+pub trait Storage: Send + Sync {
+    /// Opens a keyspace, creating it empty when it does not exist.
+    fn open_keyspace(&self, name: &str) -> Result<Arc<dyn Keyspace>, StorageError>;
+    /// Removes a keyspace and everything in it. Handles already open may keep reading the
+    /// old contents; the engine stops using them first.
+    fn drop_keyspace(&self, name: &str) -> Result<(), StorageError>;
+    /// Applies every op of the batch atomically (see the module docs).
+    fn commit(&self, batch: WriteBatch) -> Result<(), StorageError>;
+    /// Every catalog entry, as stored by [`Storage::put_catalog`].
+    fn load_catalog(&self) -> Result<Vec<(String, Vec<u8>)>, StorageError>;
+    /// Stores (`Some`) or removes (`None`) a catalog entry.
+    fn put_catalog(&self, name: &str, value: Option<Vec<u8>>) -> Result<(), StorageError>;
+}

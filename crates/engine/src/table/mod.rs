@@ -1,0 +1,101 @@
+//! A live table: its schema, keyspaces, counters, metadata and the write path that keeps
+//! secondary indexes in step with the base table.
+//!
+//! Architecture Invariant: every change to an item goes through [`Table::stage`], which puts
+//! the base entry and every index entry (old entries deleted, new ones put; items lacking an
+//! index's key attributes are left out of it) into the same [`WriteBatch`], so indexes never
+//! disagree with the base table once a commit returns.
+
+mod locks;
+mod schema;
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use monotable_types::{item_size, Item};
+use parking_lot::{Mutex, RwLock};
+
+use crate::api::{TableDescription, Tag, TimeToLiveSpecification};
+use crate::storage::{Keyspace, WriteBatch};
+
+pub(crate) use locks::Locks;
+pub(crate) use schema::{Index, KeyAttr, KeySchema, ProjectionKind, Schema};
+
+/// Mutable table metadata (what DescribeTable shows, minus live counters).
+pub(crate) struct Meta {
+    pub description: TableDescription,
+    pub ttl: Option<TimeToLiveSpecification>,
+    pub tags: Vec<Tag>,
+}
+
+/// One table.
+pub(crate) struct Table {
+    pub name: String,
+    /// A process-unique number, mixed into lock hashes.
+    pub seq: u64,
+    pub base: Arc<dyn Keyspace>,
+    pub schema: RwLock<Arc<Schema>>,
+    pub meta: Mutex<Meta>,
+    pub item_count: AtomicI64,
+    pub size_bytes: AtomicI64,
+    /// Writers hold this shared; UpdateTable holds it exclusively while it backfills a new
+    /// index, so no write slips between the backfill scan and the schema swap.
+    pub gate: RwLock<()>,
+}
+
+/// One item change: the item's storage key, what was there and what will be.
+pub(crate) struct Change {
+    pub key: Vec<u8>,
+    pub old: Option<Arc<Item>>,
+    pub new: Option<Arc<Item>>,
+}
+
+impl Table {
+    /// The current schema.
+    pub fn schema(&self) -> Arc<Schema> {
+        Arc::clone(&self.schema.read())
+    }
+
+    /// Adds the base and index writes of `change` to `batch`.
+    pub fn stage(&self, schema: &Schema, change: &Change, batch: &mut WriteBatch) {
+        match &change.new {
+            Some(item) => batch.put(&self.base, change.key.clone(), Arc::clone(item)),
+            None if change.old.is_some() => batch.delete(&self.base, change.key.clone()),
+            None => {}
+        }
+        for index in &schema.indexes {
+            let old_key = change.old.as_ref().and_then(|i| index.entry_key(&schema.key, i));
+            let new_key = change.new.as_ref().and_then(|i| index.entry_key(&schema.key, i));
+            if let Some(old_key) = &old_key {
+                if new_key.as_ref() != Some(old_key) {
+                    batch.delete(&index.keyspace, old_key.clone());
+                }
+            }
+            if let (Some(new_key), Some(item)) = (new_key, &change.new) {
+                batch.put(&index.keyspace, new_key, index.project(&schema.key, item));
+            }
+        }
+    }
+
+    /// Updates the item and size counters after `change` committed.
+    pub fn account(&self, schema: &Schema, change: &Change) {
+        let size = |i: &Option<Arc<Item>>| i.as_ref().map_or(0, |i| item_size(i) as i64);
+        let count = |i: &Option<Arc<Item>>| i.is_some() as i64;
+        self.item_count.fetch_add(count(&change.new) - count(&change.old), Ordering::Relaxed);
+        self.size_bytes.fetch_add(size(&change.new) - size(&change.old), Ordering::Relaxed);
+        for index in &schema.indexes {
+            let entry = |i: &Option<Arc<Item>>| -> (i64, i64) {
+                match i {
+                    Some(item) if index.entry_key(&schema.key, item).is_some() => {
+                        (1, item_size(&index.project(&schema.key, item)) as i64)
+                    }
+                    _ => (0, 0),
+                }
+            };
+            let (oc, os) = entry(&change.old);
+            let (nc, ns) = entry(&change.new);
+            index.item_count.fetch_add(nc - oc, Ordering::Relaxed);
+            index.size_bytes.fetch_add(ns - os, Ordering::Relaxed);
+        }
+    }
+}

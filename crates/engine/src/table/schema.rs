@@ -1,0 +1,121 @@
+//! A table's resolved schema: key attributes, secondary indexes and their projections.
+
+use std::sync::atomic::AtomicI64;
+use std::sync::Arc;
+
+use monotable_types::{AttributeType, Item};
+
+use crate::keys::encode_value;
+use crate::storage::Keyspace;
+
+/// One key attribute: its name and scalar type (`S`, `N` or `B`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KeyAttr {
+    pub name: String,
+    pub ty: AttributeType,
+}
+
+/// A partition key and an optional sort key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KeySchema {
+    pub pk: KeyAttr,
+    pub sk: Option<KeyAttr>,
+}
+
+impl KeySchema {
+    /// True when `name` is one of the key attributes.
+    pub fn is_key(&self, name: &str) -> bool {
+        self.pk.name == name || self.sk.as_ref().is_some_and(|s| s.name == name)
+    }
+
+    /// The key attributes, partition key first.
+    pub fn attrs(&self) -> impl Iterator<Item = &KeyAttr> {
+        std::iter::once(&self.pk).chain(self.sk.as_ref())
+    }
+
+    /// Appends the encoding of the item's key attributes, or returns `false` (leaving `out`
+    /// in an unspecified state) when one is missing or has another type — which for an
+    /// index means the item is not in the index (sparse indexes).
+    pub fn encode_from(&self, item: &Item, out: &mut Vec<u8>) -> bool {
+        for attr in self.attrs() {
+            match item.get(&attr.name) {
+                Some(v) if v.attribute_type() == attr.ty => encode_value(v, out),
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// The key attributes of `item` as a key map.
+    pub fn extract(&self, item: &Item) -> Item {
+        self.attrs().filter_map(|a| item.get(&a.name).map(|v| (a.name.clone(), v.clone()))).collect()
+    }
+}
+
+/// Which attributes an index stores.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ProjectionKind {
+    All,
+    KeysOnly,
+    Include(Vec<String>),
+}
+
+/// A secondary index.
+pub(crate) struct Index {
+    pub name: String,
+    pub global: bool,
+    pub key: KeySchema,
+    pub projection: ProjectionKind,
+    pub keyspace: Arc<dyn Keyspace>,
+    pub item_count: AtomicI64,
+    pub size_bytes: AtomicI64,
+}
+
+impl Index {
+    /// The index entry's storage key for `item` (index key, then the table key), or `None`
+    /// when the item lacks the index key attributes.
+    pub fn entry_key(&self, table_key: &KeySchema, item: &Item) -> Option<Vec<u8>> {
+        let mut out = Vec::with_capacity(64);
+        if !self.key.encode_from(item, &mut out) {
+            return None;
+        }
+        table_key.encode_from(item, &mut out).then_some(out)
+    }
+
+    /// The attributes of `item` the index holds.
+    pub fn project(&self, table_key: &KeySchema, item: &Arc<Item>) -> Arc<Item> {
+        match &self.projection {
+            ProjectionKind::All => Arc::clone(item),
+            ProjectionKind::KeysOnly | ProjectionKind::Include(_) => {
+                let extra: &[String] = match &self.projection {
+                    ProjectionKind::Include(names) => names,
+                    _ => &[],
+                };
+                let out: Item = item
+                    .iter()
+                    .filter(|(k, _)| table_key.is_key(k) || self.key.is_key(k) || extra.contains(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                Arc::new(out)
+            }
+        }
+    }
+}
+
+/// A table's schema. Replaced whole (behind an `Arc`) when UpdateTable changes indexes.
+pub(crate) struct Schema {
+    pub key: KeySchema,
+    pub indexes: Vec<Arc<Index>>,
+}
+
+impl Schema {
+    /// The index named `name`.
+    pub fn index(&self, name: &str) -> Option<&Arc<Index>> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// True when the table has local secondary indexes (item collection metrics apply).
+    pub fn has_lsi(&self) -> bool {
+        self.indexes.iter().any(|i| !i.global)
+    }
+}

@@ -1,0 +1,226 @@
+//! DynamoDB's request validation helpers: constraint errors, names, item values and keys.
+
+use std::fmt::Display;
+
+use monotable_types::{item_size, AttributeType, AttributeValue, Item};
+
+use crate::table::KeySchema;
+use crate::Error;
+
+/// Collects DynamoDB's "N validation error(s) detected" constraint messages, which DynamoDB
+/// reports together before any semantic check.
+#[derive(Default)]
+pub(crate) struct Constraints(Vec<String>);
+
+impl Constraints {
+    /// A required member is absent.
+    pub fn not_null(&mut self, path: &str, present: bool) {
+        if !present {
+            self.0.push(format!(
+                "Value null at '{path}' failed to satisfy constraint: Member must not be null"
+            ));
+        }
+    }
+
+    /// A value failed a constraint.
+    pub fn fail(&mut self, value: impl Display, path: &str, constraint: &str) {
+        self.0.push(format!("Value '{value}' at '{path}' failed to satisfy constraint: {constraint}"));
+    }
+
+    /// An enumerated string is not one of `allowed`.
+    pub fn one_of(&mut self, value: Option<&str>, path: &str, allowed: &[&str]) {
+        if let Some(v) = value {
+            if !allowed.contains(&v) {
+                self.fail(v, path, &format!("Member must satisfy enum value set: [{}]", allowed.join(", ")));
+            }
+        }
+    }
+
+    /// A table or index name's length and character rules.
+    pub fn name(&mut self, value: Option<&str>, path: &str, required: bool) {
+        let Some(v) = value else {
+            if required {
+                self.not_null(path, false);
+            }
+            return;
+        };
+        if v.len() < 3 {
+            self.fail(v, path, "Member must have length greater than or equal to 3");
+        }
+        if v.len() > 255 {
+            self.fail(v, path, "Member must have length less than or equal to 255");
+        }
+        if !v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
+            self.fail(v, path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+        }
+    }
+
+    /// An integer range rule.
+    pub fn range(&mut self, value: Option<i64>, path: &str, min: i64, max: Option<i64>) {
+        if let Some(v) = value {
+            if v < min {
+                self.fail(v, path, &format!("Member must have value greater than or equal to {min}"));
+            } else if let Some(max) = max.filter(|m| v > *m) {
+                self.fail(v, path, &format!("Member must have value less than or equal to {max}"));
+            }
+        }
+    }
+
+    /// The collected errors as one `ValidationException`.
+    pub fn finish(self) -> Result<(), Error> {
+        match self.0.len() {
+            0 => Ok(()),
+            1 => Err(Error::validation(format!("1 validation error detected: {}", self.0[0]))),
+            n => Err(Error::validation(format!("{n} validation errors detected: {}", self.0.join("; ")))),
+        }
+    }
+}
+
+/// DynamoDB's maximum item size.
+pub(crate) const MAX_ITEM_SIZE: usize = 400 * 1024;
+/// DynamoDB's maximum nesting of lists and maps.
+pub(crate) const MAX_DEPTH: usize = 32;
+
+/// Checks every value of an item (or of expression values, keys…): sets non-empty and
+/// without duplicates, nesting within 32 levels.
+pub(crate) fn check_values<'a>(values: impl IntoIterator<Item = &'a AttributeValue>) -> Result<(), Error> {
+    for v in values {
+        check_value(v, 0)?;
+    }
+    Ok(())
+}
+
+fn check_value(v: &AttributeValue, depth: usize) -> Result<(), Error> {
+    if depth > MAX_DEPTH {
+        return Err(Error::validation("Nesting Levels have exceeded supported limits"));
+    }
+    match v {
+        AttributeValue::Ss(s) => {
+            check_set(s.len(), "An string set  may not be empty", duplicates(s, |x| x.clone()))
+        }
+        AttributeValue::Ns(s) => {
+            check_set(s.len(), "An number set  may not be empty", duplicates(s, |x| x.to_string()))
+        }
+        AttributeValue::Bs(s) => check_set(
+            s.len(),
+            "Binary sets should not be empty",
+            duplicates(s, |x| format!("java.nio.HeapByteBuffer[pos=0 lim={} cap={}]", x.len(), x.len())),
+        ),
+        AttributeValue::M(m) => m.values().try_for_each(|x| check_value(x, depth + 1)),
+        AttributeValue::L(l) => l.iter().try_for_each(|x| check_value(x, depth + 1)),
+        _ => Ok(()),
+    }
+}
+
+fn duplicates<T: PartialEq>(set: &[T], show: impl Fn(&T) -> String) -> Option<String> {
+    let dup = set.iter().enumerate().any(|(i, x)| set[..i].contains(x));
+    dup.then(|| format!("[{}]", set.iter().map(show).collect::<Vec<_>>().join(", ")))
+}
+
+fn check_set(len: usize, empty: &str, dup: Option<String>) -> Result<(), Error> {
+    if len == 0 {
+        return Err(Error::invalid_param(empty));
+    }
+    if let Some(shown) = dup {
+        return Err(Error::invalid_param(format!("Input collection {shown} contains duplicates.")));
+    }
+    Ok(())
+}
+
+/// Checks an item's size against DynamoDB's 400 KB limit.
+pub(crate) fn check_item_size(item: &Item) -> Result<(), Error> {
+    if item_size(item) > MAX_ITEM_SIZE {
+        return Err(Error::validation("Item size has exceeded the maximum allowed size"));
+    }
+    Ok(())
+}
+
+/// Checks the key attributes of an item being written (PutItem and friends).
+pub(crate) fn check_item_key(key: &KeySchema, item: &Item) -> Result<(), Error> {
+    for (i, attr) in key.attrs().enumerate() {
+        let Some(v) = item.get(&attr.name) else {
+            return Err(Error::invalid_param(format!("Missing the key {} in the item", attr.name)));
+        };
+        if v.attribute_type() != attr.ty {
+            return Err(Error::invalid_param(format!(
+                "Type mismatch for key {} expected: {} actual: {}",
+                attr.name,
+                attr.ty,
+                v.attribute_type()
+            )));
+        }
+        check_key_value(&attr.name, v, i == 0)?;
+    }
+    Ok(())
+}
+
+/// Key value rules: no empty strings or binary, 2048-byte partition keys, 1024-byte sort keys.
+fn check_key_value(name: &str, v: &AttributeValue, partition: bool) -> Result<(), Error> {
+    let empty = match v {
+        AttributeValue::S(s) => s.is_empty(),
+        AttributeValue::B(b) => b.is_empty(),
+        _ => false,
+    };
+    if empty {
+        return Err(Error::validation(format!(
+            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty {} value. Key: {name}",
+            if matches!(v, AttributeValue::S(_)) { "string" } else { "binary" }
+        )));
+    }
+    if partition && v.size() > 2048 {
+        return Err(Error::invalid_param("Size of hashkey has exceeded the maximum size limit of2048 bytes"));
+    }
+    if !partition && v.size() > 1024 {
+        return Err(Error::invalid_param(
+            "Aggregated size of all range keys has exceeded the size limit of 1024 bytes",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a `Key` parameter: exactly the table's key attributes with the right types.
+pub(crate) fn check_key(key: &KeySchema, given: &Item) -> Result<(), Error> {
+    let wanted = 1 + key.sk.is_some() as usize;
+    let mismatch = || Error::validation("The provided key element does not match the schema");
+    if given.len() != wanted {
+        return Err(mismatch());
+    }
+    for (i, attr) in key.attrs().enumerate() {
+        let v = given.get(&attr.name).ok_or_else(mismatch)?;
+        if v.attribute_type() != attr.ty {
+            return Err(mismatch());
+        }
+        check_key_value(&attr.name, v, i == 0)?;
+    }
+    Ok(())
+}
+
+/// Checks the index key attributes of an item being written: when present they must have
+/// the index's type and must not be empty.
+pub(crate) fn check_index_keys(schema: &crate::table::Schema, item: &Item) -> Result<(), Error> {
+    for index in &schema.indexes {
+        for attr in index.key.attrs() {
+            let Some(v) = item.get(&attr.name) else { continue };
+            if v.attribute_type() != attr.ty {
+                return Err(Error::invalid_param(format!(
+                    "Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}",
+                    attr.name,
+                    attr.ty,
+                    v.attribute_type(),
+                    index.name
+                )));
+            }
+            let empty = matches!(v, AttributeValue::S(s) if s.is_empty())
+                || matches!(v, AttributeValue::B(b) if b.is_empty());
+            if empty {
+                return Err(Error::validation(format!(
+                    "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty {} value. IndexName: {}, IndexKey: {}",
+                    if v.attribute_type() == AttributeType::S { "string" } else { "binary" },
+                    index.name,
+                    attr.name
+                )));
+            }
+        }
+    }
+    Ok(())
+}
