@@ -1,0 +1,153 @@
+//! SigV4 request signing, done the way an SDK does it but cheaply.
+//!
+//! Hand-written with `hmac` + `sha2` instead of `aws-sigv4`: the load generator signs every
+//! request (as every SDK does), and on a 2-core machine the client's CPU is taken from the
+//! server under test. Two things keep a signature at about two SHA-256 blocks' worth of work:
+//! the payload hash is computed once per pre-built body, and the derived signing key is
+//! cached per scope date. The canonical form follows AWS's SigV4 specification for a
+//! `POST /` with no query string and the four headers botocore signs for DynamoDB.
+
+use hmac::{Hmac, Mac};
+use sha2::{Digest, Sha256};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The headers signed on every request, in canonical (sorted) order.
+pub(crate) const SIGNED_HEADERS: &str = "content-type;host;x-amz-date;x-amz-target";
+
+/// The content type of DynamoDB's JSON 1.0 protocol.
+pub(crate) const CONTENT_TYPE: &str = "application/x-amz-json-1.0";
+
+/// Signs requests for one access key, region and host.
+pub(crate) struct Signer {
+    access_key: String,
+    secret_key: String,
+    region: String,
+    host: String,
+    /// `(scope date YYYYMMDD, signing key)` of the last signature.
+    cached_key: Option<(String, [u8; 32])>,
+}
+
+/// Hex SHA-256 of a payload, as it appears in the canonical request.
+pub(crate) fn payload_hash(body: &[u8]) -> String {
+    hex::encode(Sha256::digest(body))
+}
+
+fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
+    // HMAC accepts keys of any length, so `new_from_slice` cannot fail here.
+    #[allow(clippy::expect_used)]
+    let mut mac = HmacSha256::new_from_slice(key).expect("HMAC-SHA256 accepts keys of every length");
+    mac.update(data);
+    mac.finalize().into_bytes().into()
+}
+
+impl Signer {
+    pub(crate) fn new(access_key: &str, secret_key: &str, region: &str, host: &str) -> Self {
+        Self {
+            access_key: access_key.to_owned(),
+            secret_key: secret_key.to_owned(),
+            region: region.to_owned(),
+            host: host.to_owned(),
+            cached_key: None,
+        }
+    }
+
+    fn signing_key(&mut self, date: &str) -> [u8; 32] {
+        if let Some((cached_date, key)) = &self.cached_key {
+            if cached_date == date {
+                return *key;
+            }
+        }
+        let k_secret = format!("AWS4{}", self.secret_key);
+        let k_date = hmac(k_secret.as_bytes(), date.as_bytes());
+        let k_region = hmac(&k_date, self.region.as_bytes());
+        let k_service = hmac(&k_region, b"dynamodb");
+        let key = hmac(&k_service, b"aws4_request");
+        self.cached_key = Some((date.to_owned(), key));
+        key
+    }
+
+    /// The `Authorization` header value for a `POST /` with these headers.
+    ///
+    /// `amz_date` is `YYYYMMDDTHHMMSSZ`; `body_hash` is [`payload_hash`] of the body.
+    pub(crate) fn authorization(&mut self, amz_date: &str, target: &str, body_hash: &str) -> String {
+        let date = amz_date.get(..8).unwrap_or(amz_date);
+        let canonical = format!(
+            "POST\n/\n\ncontent-type:{CONTENT_TYPE}\nhost:{}\nx-amz-date:{amz_date}\nx-amz-target:{target}\n\n{SIGNED_HEADERS}\n{body_hash}",
+            self.host
+        );
+        let scope = format!("{date}/{}/dynamodb/aws4_request", self.region);
+        let string_to_sign =
+            format!("AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n{}", hex::encode(Sha256::digest(canonical)));
+        let key = self.signing_key(date);
+        let signature = hex::encode(hmac(&key, string_to_sign.as_bytes()));
+        format!(
+            "AWS4-HMAC-SHA256 Credential={}/{scope}, SignedHeaders={SIGNED_HEADERS}, Signature={signature}",
+            self.access_key
+        )
+    }
+}
+
+/// Formats Unix seconds as SigV4's `YYYYMMDDTHHMMSSZ` (UTC, proleptic Gregorian).
+pub(crate) fn amz_date(unix_secs: u64) -> String {
+    let days = (unix_secs / 86_400) as i64;
+    let rem = unix_secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z", rem / 3600, (rem % 3600) / 60, rem % 60)
+}
+
+/// Howard Hinnant's days-to-civil algorithm (days since 1970-01-01 → year, month, day).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Known answer produced by botocore's `SigV4Auth` for the same request, so this checks
+    /// the signer against an independent SDK implementation.
+    #[test]
+    fn signature_matches_botocore_for_a_get_item() {
+        let body = br#"{"TableName":"bench","Key":{"pk":{"S":"p1"},"sk":{"S":"s1"}}}"#;
+        let mut signer = Signer::new(
+            "AKIDEXAMPLE",
+            "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+            "us-east-1",
+            "127.0.0.1:8000",
+        );
+        let auth = signer.authorization("20261202T130955Z", "DynamoDB_20120810.GetItem", &payload_hash(body));
+        assert_eq!(
+            auth,
+            "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261202/us-east-1/dynamodb/aws4_request, \
+             SignedHeaders=content-type;host;x-amz-date;x-amz-target, \
+             Signature=1b424f30924d4807f497f825e552254c85d4394f77fc4eb54732ffb378fc6ae6"
+        );
+    }
+
+    #[test]
+    fn signing_key_is_rederived_when_the_date_changes() {
+        let mut signer = Signer::new("AKID", "secret", "us-east-1", "localhost:8000");
+        let a = signer.authorization("20261202T235959Z", "T", &payload_hash(b"{}"));
+        let b = signer.authorization("20261203T000000Z", "T", &payload_hash(b"{}"));
+        assert!(a.contains("/20261202/") && b.contains("/20261203/"));
+        let mut fresh = Signer::new("AKID", "secret", "us-east-1", "localhost:8000");
+        assert_eq!(b, fresh.authorization("20261203T000000Z", "T", &payload_hash(b"{}")));
+    }
+
+    #[test]
+    fn amz_date_formats_unix_seconds_in_utc() {
+        assert_eq!(amz_date(0), "19700101T000000Z");
+        assert_eq!(amz_date(951_782_400), "20000229T000000Z");
+        assert_eq!(amz_date(1_796_217_005), "20261202T131005Z");
+    }
+}
