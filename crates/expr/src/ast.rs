@@ -5,7 +5,11 @@
 //! parentheses that precedence needs. Invariant: parsing the canonical text of a tree gives
 //! back an equal tree (checked by the round-trip tests).
 //!
-//! `AND` and `OR` chains are left-associative: `a AND b AND c` is `And(And(a, b), c)`.
+//! `AND` and `OR` are n-ary: `a AND b AND c` is one `And` with three operands, so that the
+//! tree's depth grows only with parentheses and `NOT`s (which the parser bounds), never with
+//! the length of a chain. Invariant: an `And`/`Or` has at least two operands; an operand that
+//! is itself an `And` (of an `And`) or an `Or` (of an `And` or `Or`) was written in
+//! parentheses, and `Display` writes those parentheses back.
 
 use std::fmt;
 
@@ -53,8 +57,8 @@ pub enum Condition {
     /// A function used as a condition (`attribute_exists(a)`).
     Function(FunctionCall),
     Not(Box<Condition>),
-    And(Box<Condition>, Box<Condition>),
-    Or(Box<Condition>, Box<Condition>),
+    And(Vec<Condition>),
+    Or(Vec<Condition>),
 }
 
 /// The right-hand side of a `SET` action.
@@ -180,20 +184,22 @@ impl fmt::Display for Condition {
                 f.write_str("NOT ")?;
                 write_operand_condition(f, c, 3)
             }
-            // Left-associative chains: the left child may be the same operator unparenthesised;
-            // the right child needs parentheses unless it binds tighter.
-            Condition::And(a, b) => {
-                write_operand_condition(f, a, 2)?;
-                f.write_str(" AND ")?;
-                write_operand_condition(f, b, 3)
-            }
-            Condition::Or(a, b) => {
-                write_operand_condition(f, a, 1)?;
-                f.write_str(" OR ")?;
-                write_operand_condition(f, b, 2)
-            }
+            // Operands of the same operator are parenthesised, so that a written grouping
+            // survives printing (the parser only merges unparenthesised chains).
+            Condition::And(list) => write_chain(f, list, " AND ", 3),
+            Condition::Or(list) => write_chain(f, list, " OR ", 2),
         }
     }
+}
+
+fn write_chain(f: &mut fmt::Formatter<'_>, list: &[Condition], separator: &str, min: u8) -> fmt::Result {
+    for (i, c) in list.iter().enumerate() {
+        if i > 0 {
+            f.write_str(separator)?;
+        }
+        write_operand_condition(f, c, min)?;
+    }
+    Ok(())
 }
 
 impl fmt::Display for SetValue {

@@ -27,6 +27,7 @@ mod error;
 mod eval;
 mod key_condition;
 mod lexer;
+mod messages;
 mod params;
 mod parse_update;
 mod parser;

@@ -292,29 +292,31 @@ impl<'a> Parser<'a> {
 
     /// Returns the node and whether it is exactly one parenthesised group.
     fn parse_or(&mut self) -> Result<(Node, bool), ExprError> {
-        let (mut left, mut grouped) = self.parse_and()?;
-        while self.at_keyword("OR") {
-            let l = self.to_condition(left)?;
-            self.advance();
-            let (right, _) = self.parse_and()?;
-            let r = self.to_condition(right)?;
-            left = Node::Cond(Condition::Or(Box::new(l), Box::new(r)));
-            grouped = false;
+        let (first, grouped) = self.parse_and()?;
+        if !self.at_keyword("OR") {
+            return Ok((first, grouped));
         }
-        Ok((left, grouped))
+        let mut list = vec![self.to_condition(first)?];
+        while self.at_keyword("OR") {
+            self.advance();
+            let (next, _) = self.parse_and()?;
+            list.push(self.to_condition(next)?);
+        }
+        Ok((Node::Cond(Condition::Or(list)), false))
     }
 
     fn parse_and(&mut self) -> Result<(Node, bool), ExprError> {
-        let (mut left, mut grouped) = self.parse_not()?;
-        while self.at_keyword("AND") {
-            let l = self.to_condition(left)?;
-            self.advance();
-            let (right, _) = self.parse_not()?;
-            let r = self.to_condition(right)?;
-            left = Node::Cond(Condition::And(Box::new(l), Box::new(r)));
-            grouped = false;
+        let (first, grouped) = self.parse_not()?;
+        if !self.at_keyword("AND") {
+            return Ok((first, grouped));
         }
-        Ok((left, grouped))
+        let mut list = vec![self.to_condition(first)?];
+        while self.at_keyword("AND") {
+            self.advance();
+            let (next, _) = self.parse_not()?;
+            list.push(self.to_condition(next)?);
+        }
+        Ok((Node::Cond(Condition::And(list)), false))
     }
 
     fn parse_not(&mut self) -> Result<(Node, bool), ExprError> {

@@ -13,6 +13,9 @@ use monotable_types::{AttributeType, AttributeValue};
 
 use crate::ast::{self, FunctionCall, Operand as AstOperand};
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
+use crate::messages::{
+    first, misused_function, operand_count, operand_type, path_required, reserved_word, unknown_function,
+};
 use crate::params::Params;
 use crate::reserved::is_reserved_word;
 use crate::resolved::{Condition, Operand, PathDisplay};
@@ -51,12 +54,6 @@ struct Local {
     function: Option<ExprError>,
 }
 
-fn first(slot: &mut Option<ExprError>, e: ExprError) {
-    if slot.is_none() {
-        *slot = Some(e);
-    }
-}
-
 struct Checker<'p, 'a> {
     params: &'p Params<'a>,
     kind: ExpressionKind,
@@ -70,11 +67,13 @@ impl Checker<'_, '_> {
 
     fn condition(&mut self, c: &ast::Condition) {
         match c {
-            ast::Condition::And(a, b) | ast::Condition::Or(a, b) => {
-                self.condition(a);
-                self.condition(b);
-                self.misused_size(a);
-                self.misused_size(b);
+            ast::Condition::And(list) | ast::Condition::Or(list) => {
+                for c in list {
+                    self.condition(c);
+                }
+                for c in list {
+                    self.misused_size(c);
+                }
             }
             ast::Condition::Not(a) => {
                 self.condition(a);
@@ -133,12 +132,7 @@ impl Checker<'_, '_> {
     }
 
     fn misused(&mut self, name: &str) {
-        let e = self.err(
-            ErrorKind::MisusedFunction,
-            format_args!(
-                "The function is not allowed to be used this way in an expression; function: {name}"
-            ),
-        );
+        let e = misused_function(self.kind, name);
         first(&mut self.found.misused, e);
     }
 
@@ -178,10 +172,7 @@ impl Checker<'_, '_> {
         for e in &p.elements {
             match e {
                 ast::PathElement::Name(n) if is_reserved_word(n) => {
-                    let e = self.err(
-                        ErrorKind::ReservedWord,
-                        format_args!("Attribute name is a reserved keyword; reserved keyword: {n}"),
-                    );
+                    let e = reserved_word(self.kind, n);
                     first(&mut self.found.reserved, e);
                 }
                 ast::PathElement::Placeholder(n) if self.params.lookup_name(n).is_none() => {
@@ -239,12 +230,7 @@ impl Checker<'_, '_> {
     }
 
     fn operand_type_error(&self, function: &str, ty: &str) -> ExprError {
-        self.err(
-            ErrorKind::OperandType,
-            format_args!(
-                "Incorrect operand type for operator or function; operator or function: {function}, operand type: {ty}"
-            ),
-        )
+        operand_type(self.kind, function, ty)
     }
 
     fn function(&mut self, call: &FunctionCall, local: &mut Local) {
@@ -255,19 +241,12 @@ impl Checker<'_, '_> {
         self.misused_operands(&args);
         let name = call.name.as_str();
         let Some(&(_, count)) = FUNCTIONS.iter().find(|(n, _)| *n == name) else {
-            let e =
-                self.err(ErrorKind::UnknownFunction, format_args!("Invalid function name; function: {name}"));
+            let e = unknown_function(self.kind, name);
             first(&mut self.found.unknown_function, e);
             return;
         };
         if call.args.len() != count {
-            let e = self.err(
-                ErrorKind::OperandCount,
-                format_args!(
-                    "Incorrect number of operands for operator or function; operator or function: {name}, number of operands: {}",
-                    call.args.len()
-                ),
-            );
+            let e = operand_count(self.kind, name, call.args.len());
             first(&mut local.operand_count, e);
             return;
         }
@@ -282,12 +261,7 @@ impl Checker<'_, '_> {
     /// Operand-type rules of each function (operand count already checked).
     fn function_types(&self, call: &FunctionCall) -> Option<ExprError> {
         let name = call.name.as_str();
-        let requires_path = || {
-            self.err(
-                ErrorKind::PathRequired,
-                format_args!("Operator or function requires a document path; operator or function: {name}"),
-            )
-        };
+        let requires_path = || path_required(self.kind, name);
         match (name, call.args.as_slice()) {
             ("attribute_exists" | "attribute_not_exists", [a]) => {
                 (!matches!(a, AstOperand::Path(_))).then(requires_path)
@@ -339,6 +313,20 @@ impl Checker<'_, '_> {
     }
 }
 
+/// Folds the operands of an n-ary `AND`/`OR` into a balanced binary tree, so that the
+/// resolved tree's depth is logarithmic in the chain's length. `None` for an empty list,
+/// which the parser never produces.
+fn balanced(
+    mut list: Vec<Condition>,
+    join: fn(Box<Condition>, Box<Condition>) -> Condition,
+) -> Option<Condition> {
+    if list.len() <= 1 {
+        return list.pop();
+    }
+    let right = list.split_off(list.len() / 2);
+    Some(join(Box::new(balanced(list, join)?), Box::new(balanced(right, join)?)))
+}
+
 /// Runs DynamoDB's checks on a parsed condition.
 pub(crate) fn check_condition(
     params: &Params<'_>,
@@ -382,15 +370,24 @@ impl Params<'_> {
             }
             ast::Condition::Function(call) => self.resolve_function_condition(call, kind)?,
             ast::Condition::Not(a) => Condition::Not(Box::new(self.resolve_condition(a, kind)?)),
-            ast::Condition::And(a, b) => Condition::And(
-                Box::new(self.resolve_condition(a, kind)?),
-                Box::new(self.resolve_condition(b, kind)?),
-            ),
-            ast::Condition::Or(a, b) => Condition::Or(
-                Box::new(self.resolve_condition(a, kind)?),
-                Box::new(self.resolve_condition(b, kind)?),
-            ),
+            ast::Condition::And(list) => balanced(self.resolve_list(list, kind)?, Condition::And)
+                .ok_or_else(|| {
+                    ExprError::invalid(kind, ErrorKind::Empty, "The expression can not be empty;")
+                })?,
+            ast::Condition::Or(list) => {
+                balanced(self.resolve_list(list, kind)?, Condition::Or).ok_or_else(|| {
+                    ExprError::invalid(kind, ErrorKind::Empty, "The expression can not be empty;")
+                })?
+            }
         })
+    }
+
+    fn resolve_list(
+        &mut self,
+        list: &[ast::Condition],
+        kind: ExpressionKind,
+    ) -> Result<Vec<Condition>, ExprError> {
+        list.iter().map(|c| self.resolve_condition(c, kind)).collect()
     }
 
     fn resolve_function_condition(
@@ -398,16 +395,7 @@ impl Params<'_> {
         call: &FunctionCall,
         kind: ExpressionKind,
     ) -> Result<Condition, ExprError> {
-        let misuse = || {
-            ExprError::invalid(
-                kind,
-                ErrorKind::MisusedFunction,
-                format_args!(
-                    "The function is not allowed to be used this way in an expression; function: {}",
-                    call.name
-                ),
-            )
-        };
+        let misuse = || misused_function(kind, &call.name);
         Ok(match (call.name.as_str(), call.args.as_slice()) {
             ("attribute_exists", [AstOperand::Path(p)]) => {
                 Condition::AttributeExists(self.resolve_path(p, kind)?)
@@ -443,16 +431,7 @@ impl Params<'_> {
             AstOperand::Value(v) => Operand::Value(self.resolve_value(v, kind)?),
             AstOperand::Function(call) => match (call.name.as_str(), call.args.as_slice()) {
                 ("size", [a]) => Operand::Size(Box::new(self.resolve_operand(a, kind)?)),
-                _ => {
-                    return Err(ExprError::invalid(
-                        kind,
-                        ErrorKind::MisusedFunction,
-                        format_args!(
-                            "The function is not allowed to be used this way in an expression; function: {}",
-                            call.name
-                        ),
-                    ))
-                }
+                _ => return Err(misused_function(kind, &call.name)),
             },
         })
     }

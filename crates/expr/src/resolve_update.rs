@@ -9,6 +9,7 @@ use monotable_types::{AttributeType, AttributeValue};
 
 use crate::ast::{self, Clause, FunctionCall, Operand as AstOperand};
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
+use crate::messages::{first, operand_count, operand_type, path_required, reserved_word, unknown_function};
 use crate::params::Params;
 use crate::reserved::is_reserved_word;
 use crate::resolved::{
@@ -47,12 +48,6 @@ impl Findings {
     }
 }
 
-fn first(slot: &mut Option<ExprError>, e: ExprError) {
-    if slot.is_none() {
-        *slot = Some(e);
-    }
-}
-
 /// DynamoDB's long type names in `ADD`/`DELETE` messages; sets have none (they are allowed).
 fn long_type_name(t: AttributeType) -> Option<&'static str> {
     Some(match t {
@@ -84,10 +79,7 @@ impl Checker<'_, '_> {
         for e in &p.elements {
             match e {
                 ast::PathElement::Name(n) if is_reserved_word(n) => {
-                    let e = self.err(
-                        ErrorKind::ReservedWord,
-                        format_args!("Attribute name is a reserved keyword; reserved keyword: {n}"),
-                    );
+                    let e = reserved_word(self.kind, n);
                     first(&mut self.found.reserved, e);
                 }
                 ast::PathElement::Placeholder(n) if self.params.lookup_name(n).is_none() => {
@@ -179,12 +171,7 @@ impl Checker<'_, '_> {
     fn operand_types(&mut self, name: &str, args: &[&AstOperand], allowed: AttributeType) {
         let bad = args.iter().find_map(|a| self.immediate_type(a).filter(|t| *t != allowed));
         if let Some(t) = bad {
-            let e = self.err(
-                ErrorKind::OperandType,
-                format_args!(
-                    "Incorrect operand type for operator or function; operator or function: {name}, operand type: {t}"
-                ),
-            );
+            let e = operand_type(self.kind, name, t.as_str());
             self.function_error(e);
         }
     }
@@ -195,31 +182,19 @@ impl Checker<'_, '_> {
         }
         let name = call.name.as_str();
         let Some(&(_, count)) = UPDATE_FUNCTIONS.iter().find(|(n, _)| *n == name) else {
-            let e =
-                self.err(ErrorKind::UnknownFunction, format_args!("Invalid function name; function: {name}"));
+            let e = unknown_function(self.kind, name);
             first(&mut self.found.unknown_function, e);
             return;
         };
         if call.args.len() != count {
-            let e = self.err(
-                ErrorKind::OperandCount,
-                format_args!(
-                    "Incorrect number of operands for operator or function; operator or function: {name}, number of operands: {}",
-                    call.args.len()
-                ),
-            );
+            let e = operand_count(self.kind, name, call.args.len());
             self.function_error(e);
             return;
         }
         let args: Vec<&AstOperand> = call.args.iter().collect();
         if name == "if_not_exists" {
             if !matches!(call.args.first(), Some(AstOperand::Path(_))) {
-                let e = self.err(
-                    ErrorKind::PathRequired,
-                    format_args!(
-                        "Operator or function requires a document path; operator or function: {name}"
-                    ),
-                );
+                let e = path_required(self.kind, name);
                 self.function_error(e);
             }
         } else {
@@ -367,13 +342,7 @@ impl Params<'_> {
                     Box::new(self.resolve_update_operand(a)?),
                     Box::new(self.resolve_update_operand(b)?),
                 ),
-                _ => {
-                    return Err(ExprError::invalid(
-                        kind,
-                        ErrorKind::UnknownFunction,
-                        format_args!("Invalid function name; function: {}", call.name),
-                    ))
-                }
+                _ => return Err(unknown_function(kind, &call.name)),
             },
         })
     }

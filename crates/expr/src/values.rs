@@ -70,7 +70,8 @@ mod tests {
 
     #[test]
     fn strings_order_by_utf8_bytes_not_code_units() {
-        // U+FF5E (3 UTF-8 bytes, EF BD 9E) sorts after U+1F600 (F0 9F 98 80)? No: EF < F0.
+        // U+FF5E is EF BD 9E in UTF-8 and U+1F600 is F0 9F 98 80: bytewise the first is
+        // smaller, although in UTF-16 code units (FF5E vs D83D) it would be larger.
         let a = AttributeValue::S("\u{ff5e}".into());
         let b = AttributeValue::S("\u{1f600}".into());
         assert_eq!(compare_scalars(&a, &b), Some(Ordering::Less));

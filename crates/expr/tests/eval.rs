@@ -219,7 +219,7 @@ fn size_measures_strings_binary_sets_lists_and_maps() {
 fn logical_operators_have_dynamodb_precedence() {
     let it = sample();
     // NOT binds tighter than AND, which binds tighter than OR.
-    assert!(eval_with("num = :n OR num = :x AND str = :s", &it, n("10")) == false);
+    assert!(!eval_with("num = :n OR num = :x AND str = :s", &it, n("10")));
     assert!(eval_with("num = :x OR num = :n AND str = :s", &it, n("10")));
     assert!(!eval_with("(num = :x OR num = :n) AND str = :s", &it, n("10")));
     assert!(eval_with("NOT num = :n AND num = :x", &it, n("10")));
