@@ -36,7 +36,7 @@ pub(super) fn batch_get_item(inner: &Inner, input: BatchGetItemInput) -> Result<
     }
     let total: usize = request.values().map(|k| k.keys.as_ref().map_or(0, Vec::len)).sum();
     if total > MAX_GET_KEYS {
-        return Err(Error::validation(format!("Too many items requested for the BatchGetItem call")));
+        return Err(Error::validation("Too many items requested for the BatchGetItem call"));
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     let mut names: Vec<&String> = request.keys().collect();
