@@ -1,9 +1,119 @@
-//! `monotable serve` (being written).
+//! `monotable serve`: the DynamoDB JSON protocol on a local endpoint.
+//!
+//! Storage is in memory (the durable `--data-dir` store belongs to a later issue and is not
+//! offered until it works). The endpoint and an aws CLI example are printed on stdout as soon
+//! as the socket is bound; logs go to stderr (`RUST_LOG=debug` shows one line per request).
+
+use std::io::IsTerminal;
+
+use anyhow::Context;
+use monotable_engine::Engine;
+use monotable_server::{Auth, Credentials, Service};
+use tokio::net::TcpListener;
+
+/// How `monotable serve` authenticates requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuthMode {
+    /// Accept any well-formed SigV4 credentials, as DynamoDB Local does.
+    Accept,
+    /// Verify SigV4 signatures against the key pairs given with --credentials.
+    Verify,
+}
 
 /// Arguments of `monotable serve`.
 #[derive(Debug, clap::Args)]
-pub struct ServeArgs {}
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "MONOTABLE_HOST", default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, short, env = "MONOTABLE_PORT", default_value_t = 8000)]
+    port: u16,
+    /// Keep all data in memory (the default, and for now the only storage).
+    #[arg(long)]
+    in_memory: bool,
+    /// Authentication mode.
+    #[arg(long, value_enum, default_value_t = AuthMode::Accept)]
+    auth: AuthMode,
+    /// Key pairs for --auth verify, as ACCESS_KEY_ID:SECRET_ACCESS_KEY, comma-separated.
+    /// Prefer the environment variable: command lines are visible to other users.
+    #[arg(long, env = "MONOTABLE_CREDENTIALS", hide_env_values = true)]
+    credentials: Option<String>,
+}
 
-pub fn run(_args: ServeArgs) -> anyhow::Result<()> {
-    anyhow::bail!("monotable serve is not built yet")
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    init_logging();
+    // In-memory storage is the default; the flag exists so that scripts can say so.
+    let _in_memory = args.in_memory;
+    let auth = match args.auth {
+        AuthMode::Accept => Auth::AcceptAny,
+        AuthMode::Verify => {
+            let list = args.credentials.as_deref().unwrap_or("");
+            let credentials = Credentials::parse(list)?;
+            anyhow::ensure!(
+                !credentials.is_empty(),
+                "--auth verify needs at least one key pair: --credentials ID:SECRET or MONOTABLE_CREDENTIALS"
+            );
+            Auth::Verify(credentials)
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    runtime.block_on(serve(args.host, args.port, auth))
+}
+
+async fn serve(host: String, port: u16, auth: Auth) -> anyhow::Result<()> {
+    let listener = TcpListener::bind((host.as_str(), port))
+        .await
+        .with_context(|| format!("could not listen on {host}:{port}"))?;
+    let endpoint = format!("http://{}", listener.local_addr()?);
+    let auth_note = match &auth {
+        Auth::Verify(c) => format!("verifying SigV4 signatures for {} access key(s)", c.len()),
+        _ => "any well-formed SigV4 credentials are accepted".to_string(),
+    };
+    println!("monotable is serving DynamoDB on {endpoint} (in memory; {auth_note})");
+    println!("Point the aws CLI at it:");
+    println!("  AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1 \\");
+    println!("    aws dynamodb list-tables --endpoint-url {endpoint}");
+    println!("Stop with Ctrl-C.");
+    let service = Service::new(Engine::new()).with_auth(auth);
+    monotable_server::serve(listener, service, shutdown_signal()).await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+}
+
+/// Completes on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => tracing::info!("interrupted; shutting down"),
+        () = terminate => tracing::info!("terminated; shutting down"),
+    }
 }

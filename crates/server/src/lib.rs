@@ -1,1 +1,28 @@
-//! placeholder
+//! DynamoDB's JSON 1.0 protocol over HTTP/1.1, in front of a [`monotable_engine::Engine`].
+//!
+//! * [`Service`] is the protocol: one complete request in, one response out. The TCP server
+//!   and the in-process SDK connector (`monotable-embedded`) both call [`Service::handle`].
+//! * [`Operation`] maps `X-Amz-Target: DynamoDB_20120810.<Name>` to an engine call.
+//! * [`ServerError`] is every failure; `response.rs` is the only place one becomes a response.
+//! * [`Auth`] accepts any well-formed SigV4 request (the default) or verifies signatures.
+//! * [`run`] / [`serve`] accept connections on a tokio `TcpListener` until a shutdown future
+//!   completes.
+//!
+//! Module map: `operation` (name → engine call), `decode` (body → typed input, with
+//! DynamoDB's serialization errors), `service` (the check order), `response` (headers,
+//! request id, CRC32, error rendering), `auth` (SigV4), `transport` (hyper).
+
+mod auth;
+mod decode;
+mod error;
+mod operation;
+mod response;
+mod service;
+mod transport;
+
+pub use auth::{Auth, Credentials, CredentialsError};
+pub use error::ServerError;
+pub use operation::{Operation, TARGET_PREFIX};
+pub use response::{JSON_1_0, PLAIN_JSON};
+pub use service::{Service, HEALTH_BODY, MAX_REQUEST_BYTES};
+pub use transport::{run, serve};

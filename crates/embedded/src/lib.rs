@@ -1,0 +1,63 @@
+//! An [`aws_sdk_dynamodb::Client`] that runs on an in-process monotable engine: no socket, no
+//! port, no server task.
+//!
+//! The SDK builds, signs and sends its request exactly as it would to DynamoDB; the
+//! [`EmbeddedHttpClient`] connector hands the request (head and body bytes) to the same
+//! [`monotable_server::Service::handle`] the TCP server uses and gives the SDK the response.
+//! Code written against `aws-sdk-dynamodb` therefore runs on the embedded engine unchanged,
+//! errors included (a failed condition arrives as the SDK's typed
+//! `ConditionalCheckFailedException`).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), aws_sdk_dynamodb::Error> {
+//! let client = monotable_embedded::client(); // a fresh, private in-memory database
+//! let tables = client.list_tables().send().await?;
+//! assert!(tables.table_names().is_empty());
+//! # Ok(()) }
+//! ```
+//!
+//! Each [`client`] call creates its own database. To share one, create an
+//! [`Engine`](monotable_engine::Engine) and pass clones of it to [`client_for`]. The SDK
+//! needs a tokio runtime (for its timers), as it does against a real endpoint.
+
+mod connector;
+
+pub use connector::EmbeddedHttpClient;
+pub use monotable_engine::Engine;
+
+use aws_credential_types::Credentials;
+use aws_sdk_dynamodb::config::{BehaviorVersion, Region};
+use aws_sdk_dynamodb::{Client, Config};
+use monotable_server::Service;
+
+/// The endpoint the embedded client's requests are addressed to. Nothing listens there; the
+/// connector never opens a socket.
+pub const ENDPOINT: &str = "http://embedded.monotable.invalid";
+
+/// A client over a fresh in-memory engine that no other client sees.
+pub fn client() -> Client {
+    client_for(Engine::new())
+}
+
+/// A client over `engine`. Clients built from clones of one engine share its tables.
+pub fn client_for(engine: Engine) -> Client {
+    client_for_service(Service::new(engine))
+}
+
+/// A client over a configured protocol [`Service`] (for example one that verifies
+/// signatures).
+pub fn client_for_service(service: Service) -> Client {
+    Client::from_conf(config_builder(service).build())
+}
+
+/// The SDK configuration [`client_for_service`] uses, for callers that want to change
+/// something (retry policy, interceptors, region) before building a client. It carries
+/// fixed dummy credentials, region `us-east-1` and the connector.
+pub fn config_builder(service: Service) -> aws_sdk_dynamodb::config::Builder {
+    Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::from_static("us-east-1"))
+        .credentials_provider(Credentials::new("monotable", "monotable", None, None, "monotable-embedded"))
+        .endpoint_url(ENDPOINT)
+        .http_client(EmbeddedHttpClient::new(service))
+}

@@ -1,0 +1,191 @@
+//! Parsing the SigV4 `Authorization` header into its parts, with DynamoDB's error texts for
+//! each way it can be incomplete.
+//!
+//! The header looks like `AWS4-HMAC-SHA256 Credential=AKID/20130609/us-east-1/dynamodb/aws4_request,
+//! SignedHeaders=host;x-amz-date, Signature=0123…`. DynamoDB reports every missing part in one
+//! message, then checks the date format, the algorithm and the credential's shape, in that order.
+
+use crate::ServerError;
+
+use super::time::parse_amz_date;
+
+/// The only signing algorithm DynamoDB accepts.
+pub(crate) const ALGORITHM: &str = "AWS4-HMAC-SHA256";
+
+/// A well-formed `Authorization` header (not yet verified).
+#[derive(Debug, PartialEq)]
+pub(crate) struct Authorization<'a> {
+    /// The whole credential, `keyid/date/region/service/terminator`.
+    pub credential: &'a str,
+    pub key_id: &'a str,
+    pub scope_date: &'a str,
+    pub region: &'a str,
+    pub service: &'a str,
+    pub terminator: &'a str,
+    /// Lower-cased by the client; `;`-separated.
+    pub signed_headers: &'a str,
+    pub signature: &'a str,
+    /// The request time, as sent (`X-Amz-Date`, else `Date`).
+    pub date: &'a str,
+    /// The request time in Unix seconds.
+    pub timestamp: i64,
+}
+
+/// Parses `authorization` (the header value, if any) and the request date header.
+pub(crate) fn parse<'a>(
+    authorization: Option<&'a str>,
+    date: Option<&'a str>,
+) -> Result<Authorization<'a>, ServerError> {
+    let auth = match authorization {
+        Some(a) if a.trim_start().starts_with("AWS4-") => a,
+        _ => return Err(ServerError::MissingAuthenticationToken),
+    };
+    let trimmed = auth.trim();
+    let (algorithm, rest) = trimmed.split_once(' ').unwrap_or((trimmed, ""));
+
+    let mut credential = None;
+    let mut signed_headers = None;
+    let mut signature = None;
+    for pair in rest.split(',') {
+        let pair = pair.trim();
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let slot = match key.trim() {
+            "Credential" => &mut credential,
+            "SignedHeaders" => &mut signed_headers,
+            "Signature" => &mut signature,
+            _ => continue,
+        };
+        *slot = Some(value.trim());
+    }
+
+    let mut missing = String::new();
+    for (name, value) in
+        [("Credential", credential), ("Signature", signature), ("SignedHeaders", signed_headers)]
+    {
+        if value.is_none_or(str::is_empty) {
+            missing.push_str(&format!("Authorization header requires '{name}' parameter. "));
+        }
+    }
+    if date.is_none() {
+        missing.push_str(
+            "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ",
+        );
+    }
+    let (Some(credential), Some(signed_headers), Some(signature), Some(date), true) =
+        (credential, signed_headers, signature, date, missing.is_empty())
+    else {
+        return Err(ServerError::IncompleteSignature(format!("{missing}Authorization={auth}")));
+    };
+
+    let timestamp = parse_amz_date(date).ok_or_else(|| {
+        ServerError::IncompleteSignature(format!(
+            "Date must be in ISO-8601 'basic format'. Got '{date}'. See http://en.wikipedia.org/wiki/ISO_8601"
+        ))
+    })?;
+
+    if algorithm != ALGORITHM {
+        return Err(ServerError::IncompleteSignature(format!(
+            "Unsupported AWS 'algorithm': '{algorithm}' (only {ALGORITHM} for now). "
+        )));
+    }
+
+    let parts: Vec<&str> = credential.trim_end_matches('/').split('/').collect();
+    let [key_id, scope_date, region, service, terminator] = parts[..] else {
+        return Err(ServerError::IncompleteSignature(format!(
+            "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '{credential}'"
+        )));
+    };
+
+    Ok(Authorization {
+        credential,
+        key_id,
+        scope_date,
+        region,
+        service,
+        terminator,
+        signed_headers,
+        signature,
+        date,
+        timestamp,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "AWS4-HMAC-SHA256 Credential=AKID/20130609/us-east-1/dynamodb/aws4_request, \
+                        SignedHeaders=host;x-amz-date, Signature=abcd";
+
+    fn message(e: ServerError) -> (String, String) {
+        (e.type_name().to_string(), e.message().unwrap_or_default().to_string())
+    }
+
+    #[test]
+    fn well_formed_header_is_split_into_its_parts() {
+        let a = parse(Some(GOOD), Some("20130609T094515Z")).unwrap();
+        assert_eq!(a.key_id, "AKID");
+        assert_eq!(a.scope_date, "20130609");
+        assert_eq!(a.region, "us-east-1");
+        assert_eq!(a.service, "dynamodb");
+        assert_eq!(a.terminator, "aws4_request");
+        assert_eq!(a.signed_headers, "host;x-amz-date");
+        assert_eq!(a.signature, "abcd");
+    }
+
+    #[test]
+    fn missing_or_non_sigv4_header_is_missing_authentication_token() {
+        for auth in [None, Some(""), Some("Basic abc"), Some("AWS3 x")] {
+            let e = parse(auth, Some("20130609T094515Z")).unwrap_err();
+            assert_eq!(e.type_name(), "MissingAuthenticationTokenException");
+        }
+    }
+
+    #[test]
+    fn every_missing_part_is_listed_in_one_incomplete_signature_message() {
+        let e = parse(Some("AWS4-HMAC-SHA256 Signature=b"), None).unwrap_err();
+        assert_eq!(
+            message(e),
+            (
+                "IncompleteSignatureException".into(),
+                "Authorization header requires 'Credential' parameter. \
+                 Authorization header requires 'SignedHeaders' parameter. \
+                 Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. \
+                 Authorization=AWS4-HMAC-SHA256 Signature=b"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn bad_date_format_is_incomplete_signature() {
+        let e = parse(Some(GOOD), Some("201")).unwrap_err();
+        assert_eq!(
+            message(e).1,
+            "Date must be in ISO-8601 'basic format'. Got '201'. See http://en.wikipedia.org/wiki/ISO_8601"
+        );
+    }
+
+    #[test]
+    fn unsupported_algorithm_is_incomplete_signature() {
+        let auth = GOOD.replace("AWS4-HMAC-SHA256", "AWS4-HMAC-SHA25");
+        let e = parse(Some(&auth), Some("20130609T094515Z")).unwrap_err();
+        assert_eq!(
+            message(e).1,
+            "Unsupported AWS 'algorithm': 'AWS4-HMAC-SHA25' (only AWS4-HMAC-SHA256 for now). "
+        );
+    }
+
+    #[test]
+    fn credential_needs_five_elements() {
+        let auth = "AWS4-HMAC-SHA256 Credential=a/b/c/d, SignedHeaders=host, Signature=x";
+        let e = parse(Some(auth), Some("20130609T094515Z")).unwrap_err();
+        assert_eq!(
+            message(e).1,
+            "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got 'a/b/c/d'"
+        );
+        // Trailing slashes are ignored.
+        let auth = "AWS4-HMAC-SHA256 Credential=a/b/c/d/e//, SignedHeaders=host, Signature=x";
+        assert!(parse(Some(auth), Some("20130609T094515Z")).is_ok());
+    }
+}

@@ -1,0 +1,197 @@
+//! Request authentication: SigV4, as DynamoDB checks it.
+//!
+//! [`Auth::AcceptAny`] (the default, like DynamoDB Local) accepts any well-formed SigV4
+//! `Authorization` header without knowing the secret. [`Auth::Verify`] also checks the
+//! timestamp (15 minutes either way), the credential scope, the access key id and the
+//! signature itself against configured key pairs.
+//!
+//! Secrets never leave this module: [`Credentials`]'s `Debug` prints key ids only, and error
+//! messages quote only what the client sent.
+
+mod header;
+mod sigv4;
+mod time;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::ServerError;
+
+/// How requests are authenticated.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub enum Auth {
+    /// Any well-formed SigV4 `Authorization` header is accepted, as DynamoDB Local does.
+    #[default]
+    AcceptAny,
+    /// Signatures are verified against these key pairs.
+    Verify(Credentials),
+}
+
+/// Access key id → secret access key pairs for [`Auth::Verify`].
+#[derive(Clone, Default)]
+pub struct Credentials {
+    secrets: Arc<HashMap<String, String>>,
+}
+
+/// Why a credentials list could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CredentialsError {
+    /// An entry is not `ACCESS_KEY_ID:SECRET` with both parts non-empty. Only the position is
+    /// reported, so that a secret never reaches a log or a terminal.
+    #[error("credential #{0} is not of the form ACCESS_KEY_ID:SECRET_ACCESS_KEY")]
+    Malformed(usize),
+}
+
+impl Credentials {
+    /// No key pairs: every request is refused with `UnrecognizedClientException`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds (or replaces) one key pair.
+    pub fn with(mut self, access_key_id: impl Into<String>, secret_access_key: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.secrets).insert(access_key_id.into(), secret_access_key.into());
+        self
+    }
+
+    /// Parses `ID:SECRET` entries separated by commas or whitespace.
+    pub fn parse(list: &str) -> Result<Self, CredentialsError> {
+        let mut credentials = Credentials::new();
+        for (i, entry) in
+            list.split(|c: char| c == ',' || c.is_whitespace()).filter(|e| !e.is_empty()).enumerate()
+        {
+            match entry.split_once(':') {
+                Some((id, secret)) if !id.is_empty() && !secret.is_empty() => {
+                    credentials = credentials.with(id, secret)
+                }
+                _ => return Err(CredentialsError::Malformed(i + 1)),
+            }
+        }
+        Ok(credentials)
+    }
+
+    /// The number of key pairs.
+    pub fn len(&self) -> usize {
+        self.secrets.len()
+    }
+
+    /// True when no key pair is configured.
+    pub fn is_empty(&self) -> bool {
+        self.secrets.is_empty()
+    }
+}
+
+impl fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut ids: Vec<&String> = self.secrets.keys().collect();
+        ids.sort();
+        f.debug_struct("Credentials").field("access_key_ids", &ids).finish_non_exhaustive()
+    }
+}
+
+/// How far a request's timestamp may be from the server's clock.
+const SKEW_SECONDS: i64 = 15 * 60;
+
+impl Auth {
+    /// Authenticates one request. `now` is the server's clock in Unix seconds.
+    pub(crate) fn check(
+        &self,
+        parts: &http::request::Parts,
+        body: &[u8],
+        now: i64,
+    ) -> Result<(), ServerError> {
+        let header_str = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
+        let date = header_str("x-amz-date").or_else(|| header_str("date"));
+        let auth = header::parse(header_str("authorization"), date)?;
+        let Auth::Verify(credentials) = self else {
+            return Ok(());
+        };
+
+        if auth.timestamp < now - SKEW_SECONDS {
+            return Err(ServerError::InvalidSignature(format!(
+                "Signature expired: {} is now earlier than {} ({} - 15 min.)",
+                auth.date,
+                time::format_amz_date(now - SKEW_SECONDS),
+                time::format_amz_date(now)
+            )));
+        }
+        if auth.timestamp > now + SKEW_SECONDS {
+            return Err(ServerError::InvalidSignature(format!(
+                "Signature not yet current: {} is still later than {} ({} + 15 min.)",
+                auth.date,
+                time::format_amz_date(now + SKEW_SECONDS),
+                time::format_amz_date(now)
+            )));
+        }
+        if !auth.signed_headers.split(';').any(|h| h.eq_ignore_ascii_case("host")) {
+            return Err(ServerError::InvalidSignature(
+                "'Host' must be a 'SignedHeader' in the AWS Authorization.".into(),
+            ));
+        }
+        check_scope(&auth)?;
+        let secret = credentials.secrets.get(auth.key_id).ok_or(ServerError::UnrecognizedClient)?;
+        if !sigv4::signature_matches(parts, body, &auth, secret) {
+            return Err(ServerError::InvalidSignature(
+                "The request signature we calculated does not match the signature you provided. \
+                 Check your AWS Secret Access Key and signing method. Consult the service documentation for details."
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The credential scope must name a region, the `dynamodb` service, the `aws4_request`
+/// terminator and the request's date; DynamoDB lists every mismatch in one message.
+fn check_scope(auth: &header::Authorization<'_>) -> Result<(), ServerError> {
+    let mut message = String::new();
+    if auth.region.is_empty() {
+        message.push_str(&format!("Credential should be scoped to a valid region, not '{}'. ", auth.region));
+    }
+    if auth.service != "dynamodb" {
+        message.push_str("Credential should be scoped to correct service: 'dynamodb'. ");
+    }
+    if auth.terminator != "aws4_request" {
+        message.push_str(&format!(
+            "Credential should be scoped with a valid terminator: 'aws4_request', not '{}'. ",
+            auth.terminator
+        ));
+    }
+    let day = auth.date.get(..8).unwrap_or(auth.date);
+    if auth.scope_date != day {
+        message.push_str(&format!(
+            "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '{}' != '{day}', from '{}'.",
+            auth.scope_date, auth.date
+        ));
+    }
+    if message.is_empty() {
+        Ok(())
+    } else {
+        Err(ServerError::InvalidSignature(message.trim_end().to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_debug_never_shows_a_secret() {
+        let c = Credentials::parse("AKID1:topsecret1, AKID2:topsecret2").unwrap();
+        let shown = format!("{c:?} {:?}", Auth::Verify(c.clone()));
+        assert!(shown.contains("AKID1") && shown.contains("AKID2"), "{shown}");
+        assert!(!shown.contains("topsecret"), "{shown}");
+        assert_eq!(c.len(), 2);
+    }
+
+    #[test]
+    fn malformed_credentials_report_position_not_content() {
+        let e = Credentials::parse("A:b,onlyid,C:d").unwrap_err();
+        assert_eq!(e, CredentialsError::Malformed(2));
+        assert!(!e.to_string().contains("onlyid"));
+        assert_eq!(Credentials::parse(":secret").unwrap_err(), CredentialsError::Malformed(1));
+    }
+}

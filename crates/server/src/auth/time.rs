@@ -1,0 +1,106 @@
+//! SigV4's ISO-8601 "basic format" timestamps (`20130609T094515Z`) to and from Unix seconds.
+//!
+//! Hand-written (civil-from-days arithmetic) because this is the only date handling the server
+//! needs; the algorithms are Howard Hinnant's proleptic-Gregorian conversions.
+
+/// Parses `YYYYMMDDTHHMMSSZ` into seconds since the Unix epoch. Anything else is `None`.
+pub(crate) fn parse_amz_date(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() != 16 || b[8] != b'T' || b[15] != b'Z' {
+        return None;
+    }
+    let digits = |range: std::ops::Range<usize>| -> Option<i64> {
+        let part = s.get(range)?;
+        if !part.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        part.parse().ok()
+    };
+    let (year, month, day) = (digits(0..4)?, digits(4..6)?, digits(6..8)?);
+    let (hour, minute, second) = (digits(9..11)?, digits(11..13)?, digits(13..15)?);
+    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
+        return None;
+    }
+    if hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    Some(days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
+}
+
+/// Formats Unix seconds as `YYYYMMDDTHHMMSSZ`.
+pub(crate) fn format_amz_date(unix: i64) -> String {
+    let days = unix.div_euclid(86_400);
+    let secs = unix.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+fn is_leap(year: i64) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+fn days_in_month(year: i64, month: i64) -> i64 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_timestamps_convert_both_ways() {
+        assert_eq!(parse_amz_date("19700101T000000Z"), Some(0));
+        assert_eq!(parse_amz_date("20130609T094515Z"), Some(1_370_771_115));
+        assert_eq!(format_amz_date(1_370_771_115), "20130609T094515Z");
+        assert_eq!(parse_amz_date("20240229T235959Z"), Some(1_709_251_199));
+        for t in [0, 951_782_400, 1_709_251_199, 4_102_444_800] {
+            assert_eq!(parse_amz_date(&format_amz_date(t)), Some(t));
+        }
+    }
+
+    #[test]
+    fn malformed_timestamps_are_refused() {
+        for s in [
+            "",
+            "201",
+            "20130609094515Z",
+            "20130609T094515",
+            "20131309T000000Z",
+            "20130230T000000Z",
+            "2013060xT000000Z",
+            "20130609T250000Z",
+            "+0130609T000000Z",
+            "20130609T0945150Z",
+        ] {
+            assert_eq!(parse_amz_date(s), None, "{s}");
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! Request bodies to typed input shapes, with DynamoDB's error for each way that fails.
+//!
+//! * A body that is not JSON (syntax, invalid UTF-8, nesting deeper than [`MAX_DEPTH`]) is a
+//!   `SerializationException` without a message.
+//! * A body whose top level is not an object is a `SerializationException` (serde would
+//!   otherwise read a JSON array positionally into a struct).
+//! * A member of the wrong JSON type is a `SerializationException` whose message uses the
+//!   wording of DynamoDB's request parser (`Start of list found where not expected`,
+//!   `NUMBER_VALUE cannot be converted to String`, …).
+//! * Errors raised by `monotable_types`' AttributeValue parser that DynamoDB reports as
+//!   validation failures (see [`monotable_types::is_validation_message`]) are
+//!   `ValidationException`s.
+//! * A top-level `null` is read as `{}`: DynamoDB ignores `null` members, and an absent
+//!   structure is an empty one.
+
+use serde::de::{DeserializeOwned, IgnoredAny};
+
+use crate::ServerError;
+
+/// The deepest nesting of arrays and objects a request may have. DynamoDB allows 32 levels
+/// of nested attribute values (two JSON levels each) below a few levels of request structure;
+/// this is serde_json's own recursion limit, checked before any recursive parse runs.
+pub const MAX_DEPTH: usize = 128;
+
+/// Fails with a message-less `SerializationException` unless `body` is one UTF-8 JSON
+/// document nested at most [`MAX_DEPTH`] deep.
+pub(crate) fn check_json(body: &[u8]) -> Result<(), ServerError> {
+    let text = std::str::from_utf8(body).map_err(|_| ServerError::Serialization(None))?;
+    if nesting_exceeds(text.as_bytes(), MAX_DEPTH) {
+        return Err(ServerError::Serialization(None));
+    }
+    serde_json::from_str::<IgnoredAny>(text).map(|_| ()).map_err(|_| ServerError::Serialization(None))
+}
+
+/// True when brackets and braces outside string literals nest deeper than `max`. The scan
+/// is iterative, so hostile input cannot exhaust the stack.
+fn nesting_exceeds(json: &[u8], max: usize) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in json {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Decodes `body` (already checked by [`check_json`]) into an input shape.
+pub(crate) fn decode_input<I: DeserializeOwned>(body: &[u8]) -> Result<I, ServerError> {
+    let body: &[u8] = match body.trim_ascii_start().first() {
+        Some(b'{') => body,
+        Some(b'[') => {
+            return Err(ServerError::Serialization(Some("Start of list found where not expected".into())))
+        }
+        Some(b'n') => b"{}",
+        _ => return Err(ServerError::Serialization(Some("Expected null".into()))),
+    };
+    serde_json::from_slice(body).map_err(translate)
+}
+
+fn translate(e: serde_json::Error) -> ServerError {
+    if !e.is_data() {
+        return ServerError::Serialization(None);
+    }
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&suffix).unwrap_or(&full);
+    if monotable_types::is_validation_message(message) {
+        return ServerError::Validation(message.to_string());
+    }
+    ServerError::Serialization(Some(type_mismatch_message(message).unwrap_or_else(|| message.to_string())))
+}
+
+/// Rewrites serde's `invalid type: <found>, expected <wanted>` in the request parser's words.
+fn type_mismatch_message(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("invalid type: ")?;
+    let (found, wanted) = rest.split_once(", expected ")?;
+    let wanted_kind = WantedKind::of(wanted);
+    if found == "map" {
+        return Some("Start of structure or map found where not expected.".into());
+    }
+    if found == "sequence" {
+        return Some("Start of list found where not expected".into());
+    }
+    Some(match wanted_kind {
+        WantedKind::List => "Expected list or null".into(),
+        WantedKind::Map => "Expected map or null".into(),
+        WantedKind::Structure => "Expected null".into(),
+        WantedKind::Scalar(name) => {
+            let token = if found.starts_with("integer") || found.starts_with("floating point") {
+                "NUMBER_VALUE"
+            } else if found.starts_with("string") {
+                "STRING_VALUE"
+            } else if found.starts_with("boolean") {
+                "BOOLEAN_VALUE"
+            } else {
+                return None;
+            };
+            format!("{token} cannot be converted to {name}")
+        }
+    })
+}
+
+/// What serde's `expected …` text asked for, in DynamoDB's type vocabulary.
+enum WantedKind {
+    List,
+    Map,
+    Structure,
+    Scalar(&'static str),
+}
+
+impl WantedKind {
+    fn of(expected: &str) -> WantedKind {
+        match expected {
+            "a string" | "a borrowed string" => WantedKind::Scalar("String"),
+            "a boolean" => WantedKind::Scalar("Boolean"),
+            "i8" | "i16" | "i32" | "u8" | "u16" | "u32" => WantedKind::Scalar("Integer"),
+            "i64" | "u64" | "i128" | "u128" | "usize" | "isize" => WantedKind::Scalar("Long"),
+            "f32" | "f64" => WantedKind::Scalar("Double"),
+            "a sequence" => WantedKind::List,
+            "a map" => WantedKind::Map,
+            _ => WantedKind::Structure,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(rename_all = "PascalCase", default)]
+    #[allow(dead_code)]
+    struct Shape {
+        table_name: Option<String>,
+        limit: Option<i64>,
+        consistent_read: Option<bool>,
+        attributes_to_get: Option<Vec<String>>,
+        key: Option<HashMap<String, monotable_types::AttributeValue>>,
+    }
+
+    fn err(body: &str) -> (String, Option<String>) {
+        let e =
+            check_json(body.as_bytes()).and_then(|()| decode_input::<Shape>(body.as_bytes())).unwrap_err();
+        (e.type_name().to_string(), e.message().map(str::to_string))
+    }
+
+    fn serialization(message: &str) -> (String, Option<String>) {
+        ("SerializationException".into(), Some(message.into()))
+    }
+
+    #[test]
+    fn non_json_bodies_are_serialization_exceptions_without_message() {
+        for body in ["", "{", "not json", "{\"a\":1}}", "{\"TableName\": \"a\",}"] {
+            assert_eq!(err(body), ("SerializationException".into(), None), "{body}");
+        }
+        let e = check_json(b"{\"TableName\": \"\xff\"}").unwrap_err();
+        assert_eq!((e.type_name(), e.message()), ("SerializationException", None));
+        let e = check_json(b"\"\xc3\"").unwrap_err();
+        assert_eq!((e.type_name(), e.message()), ("SerializationException", None));
+    }
+
+    #[test]
+    fn nesting_beyond_the_parser_limit_is_a_serialization_exception() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(err(&deep), ("SerializationException".into(), None));
+        let at_limit = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(check_json(at_limit.as_bytes()).is_ok());
+        // Brackets inside strings, escaped quotes included, do not count.
+        let quoted = format!("{{\"a\": \"\\\"{}\"}}", "[".repeat(1000));
+        assert!(check_json(quoted.as_bytes()).is_ok(), "{quoted}");
+    }
+
+    #[test]
+    fn wrong_member_types_use_the_request_parser_wording() {
+        assert_eq!(err(r#"{"TableName": 1}"#), serialization("NUMBER_VALUE cannot be converted to String"));
+        assert_eq!(
+            err(r#"{"TableName": true}"#),
+            serialization("BOOLEAN_VALUE cannot be converted to String")
+        );
+        assert_eq!(err(r#"{"Limit": "1"}"#), serialization("STRING_VALUE cannot be converted to Long"));
+        assert_eq!(
+            err(r#"{"ConsistentRead": "yes"}"#),
+            serialization("STRING_VALUE cannot be converted to Boolean")
+        );
+        assert_eq!(
+            err(r#"{"TableName": {}}"#),
+            serialization("Start of structure or map found where not expected.")
+        );
+        assert_eq!(err(r#"{"TableName": []}"#), serialization("Start of list found where not expected"));
+        assert_eq!(err(r#"{"AttributesToGet": "a"}"#), serialization("Expected list or null"));
+        assert_eq!(err(r#"{"Key": 1}"#), serialization("Expected map or null"));
+        assert_eq!(err(r#"[]"#), serialization("Start of list found where not expected"));
+        assert_eq!(err(r#""x""#), serialization("Expected null"));
+    }
+
+    #[test]
+    fn top_level_null_is_an_empty_request() {
+        assert!(decode_input::<Shape>(b" null ").is_ok());
+    }
+
+    #[test]
+    fn attribute_value_shape_errors_are_validation_exceptions() {
+        let (kind, message) = err(r#"{"Key": {"k": {}}}"#);
+        assert_eq!(kind, "ValidationException");
+        assert_eq!(
+            message.as_deref(),
+            Some("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
+        );
+        let (kind, _) = err(r#"{"Key": {"k": {"S": 1}}}"#);
+        assert_eq!(kind, "SerializationException");
+    }
+}

@@ -1,0 +1,145 @@
+//! The operations this server speaks: the one table mapping `X-Amz-Target` names to engine
+//! calls and their request/response shapes.
+
+use monotable_engine::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::decode::decode_input;
+use crate::ServerError;
+
+/// The `X-Amz-Target` prefix of DynamoDB's current API version.
+pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+
+/// Declares [`Operation`] and its dispatch from one list of
+/// `Name => engine_method(InputShape)` rows, so that a name, its variant and its engine call
+/// cannot drift apart.
+macro_rules! operations {
+    ($($name:ident => $method:ident($input:ty)),* $(,)?) => {
+        /// A DynamoDB operation, named as in `X-Amz-Target: DynamoDB_20120810.<Name>`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Operation {
+            $(#[doc = concat!("`", stringify!($name), "`")] $name,)*
+        }
+
+        impl Operation {
+            /// Every operation, in declaration order.
+            pub const ALL: &'static [Operation] = &[$(Operation::$name),*];
+
+            /// The operation's DynamoDB name (`GetItem`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Operation::$name => stringify!($name),)*
+                }
+            }
+
+            /// The operation with this DynamoDB name, if this server implements it.
+            pub fn from_name(name: &str) -> Option<Operation> {
+                match name {
+                    $(stringify!($name) => Some(Operation::$name),)*
+                    _ => None,
+                }
+            }
+
+            /// Decodes `body` into the operation's input shape, runs it on `engine` and
+            /// encodes the output shape.
+            pub(crate) fn call(self, engine: &Engine, body: &[u8]) -> Result<Vec<u8>, ServerError> {
+                match self {
+                    $(Operation::$name => run(body, |input: $input| engine.$method(input)),)*
+                }
+            }
+        }
+    };
+}
+
+operations! {
+    BatchGetItem => batch_get_item(BatchGetItemInput),
+    BatchWriteItem => batch_write_item(BatchWriteItemInput),
+    CreateTable => create_table(CreateTableInput),
+    DeleteItem => delete_item(DeleteItemInput),
+    DeleteTable => delete_table(DeleteTableInput),
+    DescribeEndpoints => describe_endpoints(DescribeEndpointsInput),
+    DescribeLimits => describe_limits(DescribeLimitsInput),
+    DescribeTable => describe_table(DescribeTableInput),
+    DescribeTimeToLive => describe_time_to_live(DescribeTimeToLiveInput),
+    GetItem => get_item(GetItemInput),
+    ListTables => list_tables(ListTablesInput),
+    ListTagsOfResource => list_tags_of_resource(ListTagsOfResourceInput),
+    PutItem => put_item(PutItemInput),
+    Query => query(QueryInput),
+    Scan => scan(ScanInput),
+    TagResource => tag_resource(TagResourceInput),
+    TransactGetItems => transact_get_items(TransactGetItemsInput),
+    TransactWriteItems => transact_write_items(TransactWriteItemsInput),
+    UntagResource => untag_resource(UntagResourceInput),
+    UpdateItem => update_item(UpdateItemInput),
+    UpdateTable => update_table(UpdateTableInput),
+    UpdateTimeToLive => update_time_to_live(UpdateTimeToLiveInput),
+}
+
+impl Operation {
+    /// Parses an `X-Amz-Target` header value. A missing header, another API version or an
+    /// operation this server does not implement is `UnknownOperationException`, which DynamoDB
+    /// sends without a message.
+    pub fn from_target(target: Option<&str>) -> Result<Operation, ServerError> {
+        target
+            .and_then(|t| t.strip_prefix(TARGET_PREFIX))
+            .and_then(Operation::from_name)
+            .ok_or(ServerError::UnknownOperation(None))
+    }
+}
+
+impl std::fmt::Display for Operation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+fn run<I, O>(
+    body: &[u8],
+    call: impl FnOnce(I) -> Result<O, monotable_engine::Error>,
+) -> Result<Vec<u8>, ServerError>
+where
+    I: DeserializeOwned,
+    O: Serialize,
+{
+    let input = decode_input::<I>(body)?;
+    let output = call(input)?;
+    serde_json::to_vec(&output)
+        .map_err(|e| ServerError::Internal(format!("could not encode the response: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_round_trips_through_its_target_name() {
+        for &op in Operation::ALL {
+            let target = format!("{TARGET_PREFIX}{}", op.name());
+            assert_eq!(Operation::from_target(Some(&target)).unwrap(), op);
+        }
+    }
+
+    #[test]
+    fn unknown_targets_are_unknown_operation_exceptions() {
+        for target in [
+            None,
+            Some(""),
+            Some("GetItem"),
+            Some("DynamoDB_20111205.GetItem"),
+            Some("DynamoDB_20120810.getItem"),
+            Some("DynamoDB_20120810.NoSuchThing"),
+            Some("DynamoDB_20120810.GetItem.Extra"),
+        ] {
+            let e = Operation::from_target(target).unwrap_err();
+            assert_eq!(
+                e.qualified_type(),
+                "com.amazon.coral.service#UnknownOperationException",
+                "{target:?}"
+            );
+            assert_eq!(e.message(), None);
+        }
+    }
+}

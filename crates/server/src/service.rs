@@ -1,0 +1,138 @@
+//! The protocol: one request (head + complete body) in, one response out, synchronously.
+//!
+//! Both the TCP server and the in-process SDK connector (`monotable-embedded`) call
+//! [`Service::handle`], so they behave identically. Checks run in DynamoDB's order: body
+//! size, method and content type, JSON syntax, `X-Amz-Target`, authentication, empty body,
+//! member types, then the engine's own validation.
+
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use bytes::Bytes;
+use http::{Method, Response, StatusCode};
+use monotable_engine::Engine;
+
+use crate::auth::Auth;
+use crate::decode::check_json;
+use crate::operation::Operation;
+use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_JSON};
+use crate::ServerError;
+
+/// The largest request body DynamoDB accepts (16 MiB); larger bodies get a bare 413.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+
+/// The body `GET /` answers with (DynamoDB answers its health check with `healthy: <host>`).
+pub const HEALTH_BODY: &str = "healthy: monotable";
+
+/// An engine behind DynamoDB's JSON 1.0 protocol. Cheap to clone; clones share the engine.
+#[derive(Clone)]
+pub struct Service {
+    engine: Engine,
+    auth: Auth,
+}
+
+impl Service {
+    /// Serves `engine` with the default authentication ([`Auth::AcceptAny`]).
+    pub fn new(engine: Engine) -> Service {
+        Service { engine, auth: Auth::default() }
+    }
+
+    /// Replaces the authentication mode.
+    pub fn with_auth(mut self, auth: Auth) -> Service {
+        self.auth = auth;
+        self
+    }
+
+    /// The engine this service runs operations on.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Handles one complete request. Never panics on request content; every failure becomes
+    /// DynamoDB's error response.
+    pub fn handle(&self, parts: &http::request::Parts, body: &[u8]) -> Response<Bytes> {
+        let started = Instant::now();
+        let request_id = new_request_id();
+        let content_type = response_content_type(parts);
+        let (operation, result) = self.process(parts, body);
+        let (response, error) = match result {
+            Ok(response) => (respond(StatusCode::OK, response, Some(content_type), &request_id), None),
+            Err(error) => (error_response(&error, content_type, &request_id), Some(error.type_name())),
+        };
+        tracing::debug!(
+            target: "monotable_server::request",
+            request_id = %request_id,
+            method = %parts.method,
+            operation = operation.map(Operation::name).unwrap_or("-"),
+            status = response.status().as_u16(),
+            error = error.unwrap_or(""),
+            request_bytes = body.len(),
+            response_bytes = response.body().len(),
+            micros = started.elapsed().as_micros() as u64,
+            "request"
+        );
+        response
+    }
+
+    fn process(
+        &self,
+        parts: &http::request::Parts,
+        body: &[u8],
+    ) -> (Option<Operation>, Result<Bytes, ServerError>) {
+        if body.len() > MAX_REQUEST_BYTES {
+            return (None, Err(ServerError::RequestTooLarge));
+        }
+        if parts.method == Method::GET && parts.uri.path() == "/" {
+            return (None, Ok(Bytes::from_static(HEALTH_BODY.as_bytes())));
+        }
+        if parts.method != Method::POST || (!body.is_empty() && !is_json_content_type(parts)) {
+            return (None, Err(ServerError::NotFound));
+        }
+        if !body.is_empty() {
+            if let Err(e) = check_json(body) {
+                return (None, Err(e));
+            }
+        }
+        let target = parts.headers.get("x-amz-target").and_then(|v| v.to_str().ok());
+        let operation = match Operation::from_target(target) {
+            Ok(op) => op,
+            Err(e) => return (None, Err(e)),
+        };
+        if let Err(e) = self.auth.check(parts, body, unix_now()) {
+            return (Some(operation), Err(e));
+        }
+        if body.is_empty() {
+            return (Some(operation), Err(ServerError::Serialization(None)));
+        }
+        (Some(operation), operation.call(&self.engine, body).map(Bytes::from))
+    }
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service").field("auth", &self.auth).finish_non_exhaustive()
+    }
+}
+
+/// The health check answers in plain text; everything else in the request's JSON flavour.
+fn response_content_type(parts: &http::request::Parts) -> &'static str {
+    if parts.method == Method::GET {
+        "text/plain; charset=utf-8"
+    } else if media_type(parts) == Some(PLAIN_JSON) {
+        PLAIN_JSON
+    } else {
+        JSON_1_0
+    }
+}
+
+fn media_type(parts: &http::request::Parts) -> Option<&str> {
+    let value = parts.headers.get(http::header::CONTENT_TYPE)?.to_str().ok()?;
+    Some(value.split(';').next().unwrap_or("").trim())
+}
+
+fn is_json_content_type(parts: &http::request::Parts) -> bool {
+    matches!(media_type(parts), Some(t) if t.eq_ignore_ascii_case(JSON_1_0) || t.eq_ignore_ascii_case(PLAIN_JSON))
+}
+
+fn unix_now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
