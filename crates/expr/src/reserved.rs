@@ -582,11 +582,12 @@ pub(crate) const RESERVED_WORDS: &[&str] = &[
 
 /// True when `name` is a DynamoDB reserved word, in any letter case.
 pub fn is_reserved_word(name: &str) -> bool {
-    if name.len() > 16 {
-        return false;
-    }
-    let upper = name.to_ascii_uppercase();
-    RESERVED_WORDS.binary_search(&upper.as_str()).is_ok()
+    // Upper-case into a stack buffer: no reserved word is longer than 16 bytes.
+    let mut buf = [0u8; 16];
+    let Some(upper) = buf.get_mut(..name.len()) else { return false };
+    upper.copy_from_slice(name.as_bytes());
+    upper.make_ascii_uppercase();
+    RESERVED_WORDS.binary_search_by(|w| w.as_bytes().cmp(upper)).is_ok()
 }
 
 #[cfg(test)]
