@@ -1,0 +1,26 @@
+//! monotable's durable storage.
+//!
+//! * [`FjallStore`] implements the engine's [`monotable_engine::Storage`] on the fjall LSM
+//!   store: `open(dir, SyncPolicy::default())` then `Engine::with_storage(store)`.
+//!   The on-disk format is described in `docs/STORAGE.md`.
+//! * [`TtlSweeper`] deletes expired items through the engine's public API, on any storage.
+//! * [`export_table`] / [`import_table`] stream a table to and from DynamoDB's export JSON
+//!   lines format, with a [`TableDefinition`] file to recreate the table and its indexes.
+//!
+//! Module map: `options` (sync policy, cache), `store` (the `Storage` impl, directory layout),
+//! `keyspace` (reads), `codec` (value framing), `verify` (journal check before recovery),
+//! `group` (group commit), `ttl`, `transfer`.
+
+mod codec;
+mod error;
+mod group;
+mod keyspace;
+mod options;
+mod store;
+mod verify;
+
+pub use codec::VALUE_VERSION;
+pub use error::StoreError;
+pub use keyspace::FjallKeyspace;
+pub use options::{ParseSyncPolicyError, StoreOptions, SyncPolicy};
+pub use store::{open, open_with, FjallStore, RecoveryReport, FORMAT_VERSION};
