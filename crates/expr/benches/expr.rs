@@ -41,7 +41,9 @@ fn bench(c: &mut Criterion) {
     .into();
     let item = sample_item();
 
-    c.bench_function("parse filter", |b| b.iter(|| parse_condition(black_box(FILTER), ExpressionKind::Filter)));
+    c.bench_function("parse filter", |b| {
+        b.iter(|| parse_condition(black_box(FILTER), ExpressionKind::Filter))
+    });
     c.bench_function("parse + resolve filter", |b| {
         b.iter(|| {
             let mut p = Params::new(Some(&names), Some(&values));

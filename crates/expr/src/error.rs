@@ -70,6 +70,10 @@ pub enum ErrorKind {
     UnusedNames,
     /// Values given in `ExpressionAttributeValues` that no expression used.
     UnusedValues,
+    /// A list index above 2147483647.
+    IndexOutOfRange,
+    /// A document path of more than 32 elements.
+    PathTooDeep,
     /// A function or operator given the wrong number of operands.
     OperandCount,
     /// A function or operator given an operand of the wrong type (known before evaluation).

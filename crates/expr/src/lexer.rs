@@ -2,7 +2,7 @@
 //!
 //! Tokens are identifiers (`[A-Za-z][A-Za-z0-9_]*`; keywords are identifiers the parser
 //! recognises case-insensitively), `#name` and `:value` placeholders, unsigned integers (list
-//! indexes), and punctuation. Anything else becomes an [`TokenKind::Invalid`] token of one
+//! indexes: `0` or a non-zero digit followed by digits), and punctuation. Anything else becomes an [`TokenKind::Invalid`] token of one
 //! character, which the parser reports as a syntax error naming that character, as DynamoDB
 //! does (`SET _a` fails with token `"_"`).
 //!
@@ -71,7 +71,9 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         };
         let (kind, end) = match b {
             b'a'..=b'z' | b'A'..=b'Z' => (TokenKind::Ident, word_end(i + 1)),
-            b'0'..=b'9' => {
+            // An integer is `0` or starts with a non-zero digit: `007` is three tokens.
+            b'0' => (TokenKind::Integer, i + 1),
+            b'1'..=b'9' => {
                 let mut j = i + 1;
                 while j < bytes.len() && bytes[j].is_ascii_digit() {
                     j += 1;

@@ -23,6 +23,7 @@
 
 mod apply;
 pub mod ast;
+mod check;
 mod error;
 mod eval;
 mod key_condition;
@@ -38,13 +39,13 @@ mod resolve_update;
 mod resolved;
 mod values;
 
+pub use check::{MAX_IN_OPERANDS, MAX_PATH_DEPTH};
 pub use error::{ErrorKind, ExprError, ExpressionKind};
 pub use eval::lookup;
 pub use params::Params;
 pub use parse_update::parse_update;
 pub use parser::{MAX_EXPRESSION_BYTES, MAX_NESTING};
 pub use reserved::is_reserved_word;
-pub use resolve_condition::MAX_IN_OPERANDS;
 pub use resolved::{
     attribute_path, ChangedAttributes, Comparator, Condition, KeyCondition, Operand, Path, PathDisplay,
     PathElement, Projection, SetValue, SortKeyCondition, SortKeyOp, UpdateAction, UpdateOperand, UpdatePlan,

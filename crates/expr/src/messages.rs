@@ -2,13 +2,6 @@
 
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
 
-/// Keeps the first error of a category.
-pub(crate) fn first(slot: &mut Option<ExprError>, e: ExprError) {
-    if slot.is_none() {
-        *slot = Some(e);
-    }
-}
-
 pub(crate) fn reserved_word(kind: ExpressionKind, word: &str) -> ExprError {
     ExprError::invalid(
         kind,

@@ -109,13 +109,13 @@ impl<'a> Params<'a> {
     }
 
     /// Reports placeholders that no expression used: unused names first, then unused values,
-    /// as DynamoDB does. Keys are listed in sorted order.
+    /// as DynamoDB does, listing the keys in the order DynamoDB does (see `java_set_order`).
     pub fn finish(self) -> Result<(), ExprError> {
         if let Some(names) = self.names {
-            let mut unused: Vec<&str> =
+            let unused: Vec<&str> =
                 names.keys().filter(|k| !self.used_names.contains(*k)).map(String::as_str).collect();
             if !unused.is_empty() {
-                unused.sort_unstable();
+                let unused = java_set_order(unused, names.len());
                 return Err(ExprError::new(
                     ErrorKind::UnusedNames,
                     format!(
@@ -126,10 +126,10 @@ impl<'a> Params<'a> {
             }
         }
         if let Some(values) = self.values {
-            let mut unused: Vec<&str> =
+            let unused: Vec<&str> =
                 values.keys().filter(|k| !self.used_values.contains(*k)).map(String::as_str).collect();
             if !unused.is_empty() {
-                unused.sort_unstable();
+                let unused = java_set_order(unused, values.len());
                 return Err(ExprError::new(
                     ErrorKind::UnusedValues,
                     format!(
@@ -140,5 +140,47 @@ impl<'a> Params<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// Java's `String.hashCode`: over UTF-16 code units, wrapping.
+fn java_hash(s: &str) -> i32 {
+    s.encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
+}
+
+/// The iteration order of a Java `HashSet` copied from a map of `total` keys: DynamoDB lists
+/// unused placeholders in that order. The set's table has the smallest power-of-two size of
+/// at least `max(total / 0.75 + 1, 16)`; a key's bucket is its spread hash masked to the table
+/// size; buckets are visited in index order. Keys sharing a bucket keep the request's order in
+/// Java, which a `HashMap` has lost here; they are listed in byte order instead.
+pub(crate) fn java_set_order(mut keys: Vec<&str>, total: usize) -> Vec<&str> {
+    let want = ((total as f32 / 0.75) as usize + 1).max(16);
+    let mask = want.next_power_of_two() - 1;
+    let bucket = |k: &str| {
+        let h = java_hash(k) as u32;
+        ((h ^ (h >> 16)) as usize) & mask
+    };
+    keys.sort_by(|a, b| bucket(a).cmp(&bucket(b)).then_with(|| a.cmp(b)));
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_hash_matches_java() {
+        // Values of String.hashCode() in Java.
+        assert_eq!(java_hash("abc"), 96354);
+        assert_eq!(java_hash(""), 0);
+        assert_eq!(java_hash("polygenelubricants"), i32::MIN);
+    }
+
+    #[test]
+    fn unused_keys_are_listed_in_java_hash_set_order() {
+        // In a 16-slot table "#a" (hash 1182) is in bucket 14 and "#b" (1183) in 15; ":z"
+        // (1920) is in bucket 0, before ":a" (1895) in bucket 7.
+        assert_eq!(java_set_order(vec!["#b", "#a"], 2), ["#a", "#b"]);
+        assert_eq!(java_set_order(vec![":a", ":z"], 2), [":z", ":a"]);
     }
 }

@@ -9,14 +9,12 @@
 //! operand  := path | :v | name ( operand (, operand)* ) | ( operand )
 //! ```
 //!
-//! The clause keywords are reserved by this grammar and cannot be path elements.
+//! Keywords (`SET`, `AND`, …) are never path elements.
 
 use crate::ast::{Clause, Operand, SetAction, SetValue, Update, ValueAction};
 use crate::error::{ExprError, ExpressionKind};
 use crate::lexer::TokenKind;
-use crate::parser::{Parser, UPDATE_KEYWORDS};
-
-const KW: &[&str] = &UPDATE_KEYWORDS;
+use crate::parser::Parser;
 
 impl Parser<'_> {
     pub(crate) fn parse_update(&mut self) -> Result<Update, ExprError> {
@@ -27,7 +25,7 @@ impl Parser<'_> {
                 Clause::Set(self.comma_list(Parser::parse_set_action)?)
             } else if self.at_keyword("REMOVE") {
                 self.advance();
-                Clause::Remove(self.comma_list(|p| p.parse_path(KW))?)
+                Clause::Remove(self.comma_list(Parser::parse_path)?)
             } else if self.at_keyword("ADD") {
                 self.advance();
                 Clause::Add(self.comma_list(Parser::parse_value_action)?)
@@ -57,14 +55,14 @@ impl Parser<'_> {
     }
 
     fn parse_set_action(&mut self) -> Result<SetAction, ExprError> {
-        let path = self.parse_path(KW)?;
+        let path = self.parse_path()?;
         self.expect(TokenKind::Eq)?;
         let value = self.parse_set_value()?;
         Ok(SetAction { path, value })
     }
 
     fn parse_value_action(&mut self) -> Result<ValueAction, ExprError> {
-        let path = self.parse_path(KW)?;
+        let path = self.parse_path()?;
         let t = self.expect(TokenKind::Value)?;
         Ok(ValueAction { path, value: self.text_of(t).to_owned() })
     }
@@ -82,7 +80,7 @@ impl Parser<'_> {
                 whole => return Ok(whole),
             }
         } else {
-            self.parse_operand(KW)?
+            self.parse_operand()?
         };
         self.set_value_tail(left)
     }
@@ -91,11 +89,11 @@ impl Parser<'_> {
         match self.peek_kind() {
             TokenKind::Plus => {
                 self.advance();
-                Ok(SetValue::Plus(left, self.parse_operand_parens(KW)?))
+                Ok(SetValue::Plus(left, self.parse_operand_parens()?))
             }
             TokenKind::Minus => {
                 self.advance();
-                Ok(SetValue::Minus(left, self.parse_operand_parens(KW)?))
+                Ok(SetValue::Minus(left, self.parse_operand_parens()?))
             }
             _ => Ok(SetValue::Operand(left)),
         }

@@ -31,9 +31,6 @@ pub(crate) struct Parser<'a> {
     pos: usize,
     pub(crate) kind: ExpressionKind,
     depth: usize,
-    /// Set when a group is wrapped in two pairs of parentheses, which DynamoDB refuses after
-    /// an otherwise successful parse.
-    pub(crate) redundant_parens: bool,
 }
 
 /// Checks the length and emptiness rules DynamoDB applies before parsing.
@@ -66,13 +63,17 @@ fn comparator(kind: TokenKind) -> Option<Comparator> {
     })
 }
 
-const CONDITION_KEYWORDS: [&str; 5] = ["AND", "OR", "NOT", "BETWEEN", "IN"];
-pub(crate) const UPDATE_KEYWORDS: [&str; 4] = ["SET", "REMOVE", "ADD", "DELETE"];
+/// Words that are keywords of the expression languages in every grammar: never a name.
+pub(crate) const KEYWORDS: [&str; 9] =
+    ["AND", "OR", "NOT", "BETWEEN", "IN", "SET", "REMOVE", "ADD", "DELETE"];
+
+/// The largest list index DynamoDB accepts (Java's `Integer.MAX_VALUE`).
+const MAX_INDEX: usize = 2_147_483_647;
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(text: &'a str, kind: ExpressionKind) -> Result<Parser<'a>, ExprError> {
         check_text(text, kind)?;
-        Ok(Parser { text, tokens: tokenize(text), pos: 0, kind, depth: 0, redundant_parens: false })
+        Ok(Parser { text, tokens: tokenize(text), pos: 0, kind, depth: 0 })
     }
 
     fn token(&self, index: usize) -> Token {
@@ -107,8 +108,8 @@ impl<'a> Parser<'a> {
         t.kind == TokenKind::Ident && self.text_of(t).eq_ignore_ascii_case(word)
     }
 
-    pub(crate) fn is_keyword_token(&self, t: Token, words: &[&str]) -> bool {
-        t.kind == TokenKind::Ident && words.iter().any(|w| self.text_of(t).eq_ignore_ascii_case(w))
+    pub(crate) fn is_keyword_token(&self, t: Token) -> bool {
+        t.kind == TokenKind::Ident && KEYWORDS.iter().any(|w| self.text_of(t).eq_ignore_ascii_case(w))
     }
 
     /// DynamoDB's syntax error at the current token: the token's text (`<EOF>` at the end)
@@ -166,29 +167,26 @@ impl<'a> Parser<'a> {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    /// Fails with DynamoDB's message if a doubled pair of parentheses was seen.
-    pub(crate) fn check_redundant_parens(&self) -> Result<(), ExprError> {
-        if self.redundant_parens {
-            return Err(ExprError::invalid(
-                self.kind,
-                ErrorKind::RedundantParentheses,
-                "The expression has redundant parentheses;",
-            ));
-        }
-        Ok(())
+    /// DynamoDB's error for two pairs of parentheses straight around one thing, which it
+    /// reports as soon as it reads the outer pair, before any later syntax error.
+    fn redundant_parens(&self) -> ExprError {
+        ExprError::invalid(
+            self.kind,
+            ErrorKind::RedundantParentheses,
+            "The expression has redundant parentheses;",
+        )
     }
 
     // ---- paths and operands (shared) ----
 
-    /// A path starting at the current token. `keywords` are the identifiers this grammar
-    /// reserves for itself, which cannot be path elements.
-    pub(crate) fn parse_path(&mut self, keywords: &[&str]) -> Result<Path, ExprError> {
-        let mut elements = vec![self.path_name(keywords)?];
+    /// A path starting at the current token.
+    pub(crate) fn parse_path(&mut self) -> Result<Path, ExprError> {
+        let mut elements = vec![self.path_name()?];
         loop {
             match self.peek_kind() {
                 TokenKind::Dot => {
                     self.advance();
-                    elements.push(self.path_name(keywords)?);
+                    elements.push(self.path_name()?);
                 }
                 TokenKind::LBracket => {
                     self.advance();
@@ -196,7 +194,17 @@ impl<'a> Parser<'a> {
                     if t.kind != TokenKind::Integer {
                         return Err(self.syntax_error());
                     }
-                    let index = self.text_of(t).parse::<usize>().map_err(|_| self.syntax_error())?;
+                    let digits = self.text_of(t);
+                    let index =
+                        digits.parse::<usize>().ok().filter(|i| *i <= MAX_INDEX).ok_or_else(|| {
+                            ExprError::invalid(
+                                self.kind,
+                                ErrorKind::IndexOutOfRange,
+                                format_args!(
+                                    "List index is not within the allowable range; index: [{digits}]"
+                                ),
+                            )
+                        })?;
                     self.advance();
                     self.expect(TokenKind::RBracket)?;
                     elements.push(PathElement::Index(index));
@@ -206,10 +214,10 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn path_name(&mut self, keywords: &[&str]) -> Result<PathElement, ExprError> {
+    fn path_name(&mut self) -> Result<PathElement, ExprError> {
         let t = self.peek();
         match t.kind {
-            TokenKind::Ident if !self.is_keyword_token(t, keywords) => {
+            TokenKind::Ident if !self.is_keyword_token(t) => {
                 self.advance();
                 Ok(PathElement::Name(self.text_of(t).to_owned()))
             }
@@ -222,7 +230,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A path, a `:value` or a function call.
-    pub(crate) fn parse_operand(&mut self, keywords: &[&str]) -> Result<Operand, ExprError> {
+    pub(crate) fn parse_operand(&mut self) -> Result<Operand, ExprError> {
         let t = self.peek();
         match t.kind {
             TokenKind::Value => {
@@ -230,41 +238,41 @@ impl<'a> Parser<'a> {
                 Ok(Operand::Value(self.text_of(t).to_owned()))
             }
             TokenKind::Ident if self.token(self.pos + 1).kind == TokenKind::LParen => {
-                if self.is_keyword_token(t, keywords) {
+                if self.is_keyword_token(t) {
                     return Err(self.syntax_error());
                 }
                 self.advance();
                 self.advance();
                 self.enter()?;
-                let mut args = vec![self.parse_operand_parens(keywords)?];
+                let mut args = vec![self.parse_operand_parens()?];
                 while self.peek_kind() == TokenKind::Comma {
                     self.advance();
-                    args.push(self.parse_operand_parens(keywords)?);
+                    args.push(self.parse_operand_parens()?);
                 }
                 self.expect(TokenKind::RParen)?;
                 self.leave();
                 Ok(Operand::Function(FunctionCall { name: self.text_of(t).to_owned(), args }))
             }
-            _ => self.parse_path(keywords).map(Operand::Path),
+            _ => self.parse_path().map(Operand::Path),
         }
     }
 
     /// An operand, optionally in parentheses.
-    pub(crate) fn parse_operand_parens(&mut self, keywords: &[&str]) -> Result<Operand, ExprError> {
-        self.parse_operand_group(keywords).map(|(operand, _)| operand)
+    pub(crate) fn parse_operand_parens(&mut self) -> Result<Operand, ExprError> {
+        self.parse_operand_group().map(|(operand, _)| operand)
     }
 
     /// An operand, optionally in parentheses; also says whether it was parenthesised.
-    fn parse_operand_group(&mut self, keywords: &[&str]) -> Result<(Operand, bool), ExprError> {
+    fn parse_operand_group(&mut self) -> Result<(Operand, bool), ExprError> {
         if self.peek_kind() != TokenKind::LParen {
-            return Ok((self.parse_operand(keywords)?, false));
+            return Ok((self.parse_operand()?, false));
         }
         self.advance();
         self.enter()?;
-        let (inner, grouped) = self.parse_operand_group(keywords)?;
+        let (inner, grouped) = self.parse_operand_group()?;
         self.expect(TokenKind::RParen)?;
         if grouped {
-            self.redundant_parens = true;
+            return Err(self.redundant_parens());
         }
         self.leave();
         Ok((inner, true))
@@ -276,7 +284,6 @@ impl<'a> Parser<'a> {
         let (node, _) = self.parse_or()?;
         let cond = self.to_condition(node)?;
         self.expect_eof()?;
-        self.check_redundant_parens()?;
         Ok(cond)
     }
 
@@ -338,37 +345,37 @@ impl<'a> Parser<'a> {
             let (inner, inner_grouped) = self.parse_or()?;
             self.expect(TokenKind::RParen)?;
             if inner_grouped {
-                self.redundant_parens = true;
+                return Err(self.redundant_parens());
             }
             self.leave();
             (inner, true)
         } else {
-            (Node::Operand(self.parse_operand(&CONDITION_KEYWORDS)?), false)
+            (Node::Operand(self.parse_operand()?), false)
         };
         let Node::Operand(left) = node else { return Ok((node, grouped)) };
         let t = self.peek();
         if let Some(op) = comparator(t.kind) {
             self.advance();
-            let right = self.parse_operand_parens(&CONDITION_KEYWORDS)?;
+            let right = self.parse_operand_parens()?;
             return Ok((Node::Cond(Condition::Compare(left, op, right)), false));
         }
         if self.at_keyword("BETWEEN") {
             self.advance();
-            let low = self.parse_operand_parens(&CONDITION_KEYWORDS)?;
+            let low = self.parse_operand_parens()?;
             if !self.at_keyword("AND") {
                 return Err(self.syntax_error());
             }
             self.advance();
-            let high = self.parse_operand_parens(&CONDITION_KEYWORDS)?;
+            let high = self.parse_operand_parens()?;
             return Ok((Node::Cond(Condition::Between(left, low, high)), false));
         }
         if self.at_keyword("IN") {
             self.advance();
             self.expect(TokenKind::LParen)?;
-            let mut list = vec![self.parse_operand_parens(&CONDITION_KEYWORDS)?];
+            let mut list = vec![self.parse_operand_parens()?];
             while self.peek_kind() == TokenKind::Comma {
                 self.advance();
-                list.push(self.parse_operand_parens(&CONDITION_KEYWORDS)?);
+                list.push(self.parse_operand_parens()?);
             }
             self.expect(TokenKind::RParen)?;
             return Ok((Node::Cond(Condition::In(left, list)), false));
@@ -379,10 +386,10 @@ impl<'a> Parser<'a> {
     // ---- projections ----
 
     pub(crate) fn parse_projection(&mut self) -> Result<Projection, ExprError> {
-        let mut paths = vec![self.parse_path(&[])?];
+        let mut paths = vec![self.parse_path()?];
         while self.peek_kind() == TokenKind::Comma {
             self.advance();
-            paths.push(self.parse_path(&[])?);
+            paths.push(self.parse_path()?);
         }
         self.expect_eof()?;
         Ok(Projection { paths })

@@ -1,56 +1,22 @@
 //! Update and projection expressions: DynamoDB's checks, then resolution.
 //!
-//! Update errors are reported in DynamoDB's category order: reserved word, unknown function,
-//! repeated clause, undefined name, undefined value, overlapping paths, conflicting paths,
-//! `ADD`/`DELETE` operand types, then function operand rules; key-attribute updates last.
-//! Projections: reserved word, undefined name, overlapping paths, conflicting paths.
+//! The order of the checks is described on `Check::update` and `Check::projection`;
+//! key-attribute updates are refused last.
 
 use monotable_types::{AttributeType, AttributeValue};
 
-use crate::ast::{self, Clause, FunctionCall, Operand as AstOperand};
+use crate::ast::{self, Clause, Operand as AstOperand};
+use crate::check::{Check, Place};
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
-use crate::messages::{first, operand_count, operand_type, path_required, reserved_word, unknown_function};
+use crate::messages::unknown_function;
 use crate::params::Params;
-use crate::reserved::is_reserved_word;
 use crate::resolved::{
     Path, PathDisplay, PathElement, Projection, SetValue, UpdateAction, UpdateOperand, UpdatePlan,
 };
 
-const UPDATE_FUNCTIONS: &[(&str, usize)] = &[("if_not_exists", 2), ("list_append", 2)];
-
-/// First error of each category, in the order they are reported.
-#[derive(Default)]
-struct Findings {
-    reserved: Option<ExprError>,
-    unknown_function: Option<ExprError>,
-    section: Option<ExprError>,
-    name: Option<ExprError>,
-    value: Option<ExprError>,
-    overlap: Option<ExprError>,
-    conflict: Option<ExprError>,
-    operand: Option<ExprError>,
-    function: Option<ExprError>,
-}
-
-impl Findings {
-    fn into_result(self) -> Result<(), ExprError> {
-        let first = self
-            .reserved
-            .or(self.unknown_function)
-            .or(self.section)
-            .or(self.name)
-            .or(self.value)
-            .or(self.overlap)
-            .or(self.conflict)
-            .or(self.operand)
-            .or(self.function);
-        first.map_or(Ok(()), Err)
-    }
-}
-
-/// DynamoDB's long type names in `ADD`/`DELETE` messages; sets have none (they are allowed).
-fn long_type_name(t: AttributeType) -> Option<&'static str> {
-    Some(match t {
+/// DynamoDB's long type names in `ADD`/`DELETE` messages.
+fn long_type_name(t: AttributeType) -> &'static str {
+    match t {
         AttributeType::S => "STRING",
         AttributeType::N => "NUMBER",
         AttributeType::B => "BINARY",
@@ -58,57 +24,58 @@ fn long_type_name(t: AttributeType) -> Option<&'static str> {
         AttributeType::Bool => "BOOLEAN",
         AttributeType::L => "LIST",
         AttributeType::M => "MAP",
-        AttributeType::Ss | AttributeType::Ns | AttributeType::Bs => return None,
-    })
+        AttributeType::Ss => "STRING_SET",
+        AttributeType::Ns => "NUMBER_SET",
+        AttributeType::Bs => "BINARY_SET",
+    }
 }
 
-struct Checker<'p, 'a> {
-    params: &'p Params<'a>,
-    kind: ExpressionKind,
-    found: Findings,
-    /// Target paths seen so far (resolved where possible), for overlap checks.
-    paths: Vec<Path>,
+/// One action as the checks see it: its clause keyword, target path and operands.
+struct Action<'u> {
+    keyword: &'static str,
+    path: &'u ast::Path,
+    set: Option<&'u ast::SetValue>,
+    value: Option<&'u str>,
 }
 
-impl Checker<'_, '_> {
-    fn err(&self, kind: ErrorKind, detail: impl std::fmt::Display) -> ExprError {
-        ExprError::invalid(self.kind, kind, detail)
-    }
-
-    fn path(&mut self, p: &ast::Path) {
-        for e in &p.elements {
-            match e {
-                ast::PathElement::Name(n) if is_reserved_word(n) => {
-                    let e = reserved_word(self.kind, n);
-                    first(&mut self.found.reserved, e);
-                }
-                ast::PathElement::Placeholder(n) if self.params.lookup_name(n).is_none() => {
-                    first(&mut self.found.name, Params::undefined_name(self.kind, n));
-                }
-                _ => {}
+fn actions(update: &ast::Update) -> Vec<Action<'_>> {
+    let mut out = Vec::new();
+    for clause in &update.clauses {
+        match clause {
+            Clause::Set(list) => out.extend(list.iter().map(|a| Action {
+                keyword: "SET",
+                path: &a.path,
+                set: Some(&a.value),
+                value: None,
+            })),
+            Clause::Remove(list) => {
+                out.extend(list.iter().map(|p| Action { keyword: "REMOVE", path: p, set: None, value: None }))
             }
+            Clause::Add(list) => out.extend(list.iter().map(|a| Action {
+                keyword: "ADD",
+                path: &a.path,
+                set: None,
+                value: Some(a.value.as_str()),
+            })),
+            Clause::Delete(list) => out.extend(list.iter().map(|a| Action {
+                keyword: "DELETE",
+                path: &a.path,
+                set: None,
+                value: Some(a.value.as_str()),
+            })),
         }
     }
+    out
+}
 
-    /// A path that an action writes (or a projection reads): checked, then compared with the
-    /// earlier ones. A path with an undefined name is not compared.
-    fn target(&mut self, p: &ast::Path) {
-        self.path(p);
-        let Some(resolved) = self.params.peek_path(p) else { return };
-        if self.found.overlap.is_none() {
-            for earlier in &self.paths {
-                if let Some(e) = self.compare_paths(earlier, &resolved) {
-                    if e.kind() == ErrorKind::OverlappingPaths {
-                        self.found.overlap = Some(e);
-                        break;
-                    }
-                    first(&mut self.found.conflict, e);
-                }
-            }
-        }
-        self.paths.push(resolved);
+fn set_operands(v: &ast::SetValue) -> Vec<&AstOperand> {
+    match v {
+        ast::SetValue::Operand(o) => vec![o],
+        ast::SetValue::Plus(a, b) | ast::SetValue::Minus(a, b) => vec![a, b],
     }
+}
 
+impl Check<'_, '_> {
     fn compare_paths(&self, one: &[PathElement], two: &[PathElement]) -> Option<ExprError> {
         for (a, b) in one.iter().zip(two) {
             match (a, b) {
@@ -116,7 +83,8 @@ impl Checker<'_, '_> {
                 (PathElement::Index(x), PathElement::Index(y)) if x != y => return None,
                 (PathElement::Attribute(_), PathElement::Index(_))
                 | (PathElement::Index(_), PathElement::Attribute(_)) => {
-                    return Some(self.err(
+                    return Some(ExprError::invalid(
+                        self.kind,
                         ErrorKind::ConflictingPaths,
                         format_args!(
                             "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: {}, path two: {}",
@@ -128,7 +96,8 @@ impl Checker<'_, '_> {
                 _ => {}
             }
         }
-        Some(self.err(
+        Some(ExprError::invalid(
+            self.kind,
             ErrorKind::OverlappingPaths,
             format_args!(
                 "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: {}, path two: {}",
@@ -138,130 +107,111 @@ impl Checker<'_, '_> {
         ))
     }
 
-    fn value(&mut self, v: &str) -> Option<&AttributeValue> {
-        let found = self.params.lookup_value(v);
-        if found.is_none() {
-            first(&mut self.found.value, Params::undefined_value(self.kind, v));
-        }
-        found
-    }
-
-    /// The type of an operand that is a `:value` itself (not a function result).
-    fn immediate_type(&self, o: &AstOperand) -> Option<AttributeType> {
-        match o {
-            AstOperand::Value(v) => self.params.lookup_value(v).map(AttributeValue::attribute_type),
-            _ => None,
-        }
-    }
-
-    fn operand(&mut self, o: &AstOperand) {
-        match o {
-            AstOperand::Path(p) => self.path(p),
-            AstOperand::Value(v) => {
-                self.value(v);
+    /// Overlapping paths (one a prefix of the other) first, then conflicting ones (a list
+    /// index and a map key at the same position); each pair compares an earlier path (one)
+    /// with a later one (two). Paths with undefined names have been refused before.
+    fn overlaps(&self, paths: &[&ast::Path]) -> Result<Vec<Path>, ExprError> {
+        let resolved: Vec<Path> = paths.iter().filter_map(|p| self.params.peek_path(p)).collect();
+        let mut conflict = None;
+        for (j, later) in resolved.iter().enumerate() {
+            for earlier in resolved.iter().take(j) {
+                match self.compare_paths(earlier, later) {
+                    Some(e) if e.kind() == ErrorKind::OverlappingPaths => return Err(e),
+                    Some(e) if conflict.is_none() => conflict = Some(e),
+                    _ => {}
+                }
             }
-            AstOperand::Function(call) => self.function(call),
         }
+        conflict.map_or(Ok(resolved), Err)
     }
 
-    fn function_error(&mut self, e: ExprError) {
-        first(&mut self.found.function, e);
-    }
-
-    fn operand_types(&mut self, name: &str, args: &[&AstOperand], allowed: AttributeType) {
-        let bad = args.iter().find_map(|a| self.immediate_type(a).filter(|t| *t != allowed));
-        if let Some(t) = bad {
-            let e = operand_type(self.kind, name, t.as_str());
-            self.function_error(e);
-        }
-    }
-
-    fn function(&mut self, call: &FunctionCall) {
-        for a in &call.args {
-            self.operand(a);
-        }
-        let name = call.name.as_str();
-        let Some(&(_, count)) = UPDATE_FUNCTIONS.iter().find(|(n, _)| *n == name) else {
-            let e = unknown_function(self.kind, name);
-            first(&mut self.found.unknown_function, e);
-            return;
-        };
-        if call.args.len() != count {
-            let e = operand_count(self.kind, name, call.args.len());
-            self.function_error(e);
-            return;
-        }
-        let args: Vec<&AstOperand> = call.args.iter().collect();
-        if name == "if_not_exists" {
-            if !matches!(call.args.first(), Some(AstOperand::Path(_))) {
-                let e = path_required(self.kind, name);
-                self.function_error(e);
+    /// DynamoDB's order for updates: per clause keyword (in order of first appearance) pass 1
+    /// and the repeated-clause check; undefined names of the target paths; overlapping
+    /// paths; then, from the last action back to the first, undefined names anywhere, and
+    /// pass 2 with the `ADD`/`DELETE` operand types.
+    fn update(&self, update: &ast::Update) -> Result<Vec<Path>, ExprError> {
+        let actions = actions(update);
+        let mut keywords: Vec<&str> = Vec::new();
+        for a in &actions {
+            if !keywords.contains(&a.keyword) {
+                keywords.push(a.keyword);
             }
-        } else {
-            self.operand_types(name, &args, AttributeType::L);
         }
-    }
-
-    fn value_action(&mut self, action: &ast::ValueAction, operator: &str) {
-        self.target(&action.path);
-        let Some(t) = self.value(&action.value).map(AttributeValue::attribute_type) else { return };
-        let allowed = t == AttributeType::N && operator == "ADD";
-        if let (Some(long), false) = (long_type_name(t), allowed) {
-            let e = self.err(
-                ErrorKind::OperandType,
-                format_args!("Incorrect operand type for operator or function; operator: {operator}, operand type: {long}"),
-            );
-            first(&mut self.found.operand, e);
-        }
-    }
-
-    fn update(&mut self, update: &ast::Update) {
-        let mut seen: Vec<&str> = Vec::new();
-        for clause in &update.clauses {
-            let name = match clause {
-                Clause::Set(actions) => {
-                    for a in actions {
-                        self.target(&a.path);
-                        match &a.value {
-                            ast::SetValue::Operand(o) => self.operand(o),
-                            ast::SetValue::Plus(x, y) | ast::SetValue::Minus(x, y) => {
-                                self.operand(x);
-                                self.operand(y);
-                                let op = if matches!(a.value, ast::SetValue::Plus(..)) { "+" } else { "-" };
-                                self.operand_types(op, &[x, y], AttributeType::N);
-                            }
-                        }
-                    }
-                    "SET"
+        for keyword in keywords {
+            for a in actions.iter().filter(|a| a.keyword == keyword) {
+                self.path1(a.path)?;
+                for o in a.set.map(set_operands).unwrap_or_default() {
+                    self.operand1(o, Place::Operand)?;
                 }
-                Clause::Remove(paths) => {
-                    for p in paths {
-                        self.target(p);
-                    }
-                    "REMOVE"
-                }
-                Clause::Add(actions) => {
-                    for a in actions {
-                        self.value_action(a, "ADD");
-                    }
-                    "ADD"
-                }
-                Clause::Delete(actions) => {
-                    for a in actions {
-                        self.value_action(a, "DELETE");
-                    }
-                    "DELETE"
-                }
-            };
-            if seen.contains(&name) {
-                let e = self.err(
+            }
+            let clauses = update.clauses.iter().filter(|c| clause_keyword(c) == keyword).count();
+            if clauses > 1 {
+                return Err(ExprError::invalid(
+                    self.kind,
                     ErrorKind::DuplicateSection,
-                    format_args!("The \"{name}\" section can only be used once in an update expression;"),
-                );
-                first(&mut self.found.section, e);
+                    format_args!("The \"{keyword}\" section can only be used once in an update expression;"),
+                ));
             }
-            seen.push(name);
         }
+        actions.iter().try_for_each(|a| self.path_names(a.path))?;
+        let targets: Vec<&ast::Path> = actions.iter().map(|a| a.path).collect();
+        let resolved = self.overlaps(&targets)?;
+        for a in actions.iter().rev() {
+            self.path_names(a.path)?;
+            for o in a.set.map(set_operands).unwrap_or_default() {
+                self.operand_names(o)?;
+            }
+        }
+        for a in actions.iter().rev() {
+            self.path2(a.path)?;
+            if let Some(v) = a.set {
+                let operands = set_operands(v);
+                operands.iter().try_for_each(|o| self.operand2(o))?;
+                match v {
+                    ast::SetValue::Plus(..) => self.types("+", operands, &[AttributeType::N])?,
+                    ast::SetValue::Minus(..) => self.types("-", operands, &[AttributeType::N])?,
+                    ast::SetValue::Operand(_) => {}
+                }
+            }
+            if let Some(v) = a.value {
+                let t = self.value2(v)?.map(AttributeValue::attribute_type);
+                let allowed: &[AttributeType] = if a.keyword == "ADD" {
+                    &[AttributeType::N, AttributeType::Ss, AttributeType::Ns, AttributeType::Bs]
+                } else {
+                    &[AttributeType::Ss, AttributeType::Ns, AttributeType::Bs]
+                };
+                if let Some(t) = t.filter(|t| !allowed.contains(t)) {
+                    return Err(ExprError::invalid(
+                        self.kind,
+                        ErrorKind::OperandType,
+                        format_args!(
+                            "Incorrect operand type for operator or function; operator: {}, operand type: {}, typeSet: ALLOWED_FOR_{}_OPERAND",
+                            a.keyword,
+                            long_type_name(t),
+                            a.keyword
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(resolved)
+    }
+
+    /// Projections: pass 1 on every path, then pass 2, then overlapping paths.
+    fn projection(&self, projection: &ast::Projection) -> Result<(), ExprError> {
+        projection.paths.iter().try_for_each(|p| self.path1(p))?;
+        projection.paths.iter().try_for_each(|p| self.path2(p))?;
+        let paths: Vec<&ast::Path> = projection.paths.iter().collect();
+        self.overlaps(&paths).map(drop)
+    }
+}
+
+fn clause_keyword(c: &Clause) -> &'static str {
+    match c {
+        Clause::Set(_) => "SET",
+        Clause::Remove(_) => "REMOVE",
+        Clause::Add(_) => "ADD",
+        Clause::Delete(_) => "DELETE",
     }
 }
 
@@ -271,10 +221,7 @@ impl Params<'_> {
     pub fn update(&mut self, text: &str, key_attributes: &[&str]) -> Result<UpdatePlan, ExprError> {
         let kind = ExpressionKind::Update;
         let ast = crate::parse_update(text)?;
-        let mut checker = Checker { params: self, kind, found: Findings::default(), paths: Vec::new() };
-        checker.update(&ast);
-        let paths = std::mem::take(&mut checker.paths);
-        checker.found.into_result()?;
+        let paths = Check { params: self, kind }.update(&ast)?;
         for p in &paths {
             if let Some(PathElement::Attribute(head)) = p.first() {
                 if key_attributes.contains(&head.as_str()) {
@@ -351,11 +298,7 @@ impl Params<'_> {
     pub fn projection(&mut self, text: &str) -> Result<Projection, ExprError> {
         let kind = ExpressionKind::Projection;
         let ast = crate::parse_projection(text)?;
-        let mut checker = Checker { params: self, kind, found: Findings::default(), paths: Vec::new() };
-        for p in &ast.paths {
-            checker.target(p);
-        }
-        checker.found.into_result()?;
+        Check { params: self, kind }.projection(&ast)?;
         let paths = ast.paths.iter().map(|p| self.resolve_path(p, kind)).collect::<Result<_, _>>()?;
         Ok(Projection { paths })
     }

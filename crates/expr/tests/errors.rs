@@ -199,6 +199,15 @@ fn unused_names_then_unused_values_are_reported_by_finish() {
     assert_eq!(e.kind(), ErrorKind::UnusedValues);
     assert_eq!(e.message(), "Value provided in ExpressionAttributeValues unused in expressions: keys: {:w}");
 
+    // Several unused keys are listed in the order of a Java HashSet, as DynamoDB does.
+    let v2 = values(vec![(":a", s("x")), (":z", s("y")), (":v", s("z"))]);
+    let mut p = Params::new(None, Some(&v2));
+    p.condition("a = :v", ExpressionKind::Condition).unwrap();
+    assert_eq!(
+        p.finish().unwrap_err().message(),
+        "Value provided in ExpressionAttributeValues unused in expressions: keys: {:z, :a}"
+    );
+
     // Usage is tracked across all expressions of one request.
     let mut p = Params::new(Some(&n), Some(&v));
     p.update("SET #a = :v", &[]).unwrap();
@@ -232,10 +241,47 @@ fn function_errors() {
         row(Key, "pk = :v AND sk BETWEEN :sb AND :s", BetweenBounds, "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {S:b}, upper bound operand: AttributeValue: {S:a}"),
         row(Condition, "((a = :v))", RedundantParentheses, "Invalid ConditionExpression: The expression has redundant parentheses;"),
         row(Condition, "((a)) = :v", RedundantParentheses, "Invalid ConditionExpression: The expression has redundant parentheses;"),
-        // Unknown functions are reported before misused ones, misused before reserved words.
-        row(Condition, "size(status) AND foo(a)", UnknownFunction, "Invalid ConditionExpression: Invalid function name; function: foo"),
-        row(Condition, "status = :v AND size(a)", MisusedFunction, "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: size"),
+        row(Condition, "list_append(a, :l) = :l", MisusedFunction, "Invalid ConditionExpression: The function is not allowed in a condition expression; function: list_append"),
+        row(Condition, "attribute_exists(attribute_exists(a))", MisusedFunction, "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: attribute_exists"),
+        row(Condition, "a < :l", OperandType, "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: <, operand type: L"),
+        row(Condition, "a BETWEEN :ss AND :ss", OperandType, "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: BETWEEN, operand type: SS"),
+        row(Condition, "a IN (:v, a)", SameOperands, "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: IN, first operand: [a]"),
+        row(Condition, "a BETWEEN :v AND #a", SameOperands, "Invalid ConditionExpression: The first operand must be distinct from the remaining operands for this operator or function; operator: BETWEEN, first operand: [a]"),
+        // The first pass reports the first problem in written order: reserved words, function
+        // names and placement, operand counts; the second pass placeholders and types.
+        row(Condition, "size(status) AND foo(a)", MisusedFunction, "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: size"),
+        row(Condition, "status = :v AND size(a)", ReservedWord, "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status"),
+        row(Condition, "a = :nope AND foo(a)", UnknownFunction, "Invalid ConditionExpression: Invalid function name; function: foo"),
+        row(Condition, "#zz = :v AND begins_with(a)", OperandCount, "Invalid ConditionExpression: Incorrect number of operands for operator or function; operator or function: begins_with, number of operands: 1"),
     ]);
+}
+
+#[test]
+fn document_paths_nest_at_most_thirty_two_levels() {
+    let ok = format!("a{} = :v", ".b".repeat(31));
+    let too_deep = format!("a{} = :v", "[0]".repeat(32));
+    let names = HashMap::new();
+    let values = std_values();
+    assert!(run(Entry::Filter, &ok, &names, &values).is_ok());
+    let e = run(Entry::Filter, &too_deep, &names, &values).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::PathTooDeep);
+    assert_eq!(
+        e.message(),
+        "Invalid FilterExpression: The document path has too many nesting levels; nesting levels: 33"
+    );
+}
+
+#[test]
+fn list_indexes_above_java_int_max_are_refused() {
+    let names = HashMap::new();
+    let values = std_values();
+    assert!(run(Entry::Filter, "a[2147483647] = :v", &names, &values).is_ok());
+    let e = run(Entry::Filter, "a[2147483648] = :v", &names, &values).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::IndexOutOfRange);
+    assert_eq!(
+        e.message(),
+        "Invalid FilterExpression: List index is not within the allowable range; index: [2147483648]"
+    );
 }
 
 #[test]
@@ -266,16 +312,23 @@ fn update_errors() {
         row(Update, "SET pk = :v", KeyAttributeUpdate, "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"),
         row(Update, "REMOVE #pk.x", KeyAttributeUpdate, "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"),
         row(Update, "ADD sk :n", KeyAttributeUpdate, "One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key"),
-        row(Update, "ADD a :s", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: STRING"),
-        row(Update, "ADD a :l", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: LIST"),
-        row(Update, "DELETE a :n", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: DELETE, operand type: NUMBER"),
+        row(Update, "ADD a :s", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND"),
+        row(Update, "ADD a :l", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: LIST, typeSet: ALLOWED_FOR_ADD_OPERAND"),
+        row(Update, "DELETE a :n", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: DELETE, operand type: NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND"),
         row(Update, "SET a = list_append(a, :s)", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: list_append, operand type: S"),
         row(Update, "SET a = b + :s", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: +, operand type: S"),
         row(Update, "SET a = :l - b", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: -, operand type: L"),
         row(Update, "SET a = if_not_exists(:v, b)", PathRequired, "Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists"),
         row(Update, "SET a = list_append(b)", OperandCount, "Invalid UpdateExpression: Incorrect number of operands for operator or function; operator or function: list_append, number of operands: 1"),
         row(Update, "SET a = foo(b)", UnknownFunction, "Invalid UpdateExpression: Invalid function name; function: foo"),
-        row(Update, "SET a = size(b)", UnknownFunction, "Invalid UpdateExpression: Invalid function name; function: size"),
+        row(Update, "SET a = size(b)", MisusedFunction, "Invalid UpdateExpression: The function is not allowed in an update expression; function: size"),
+        row(Update, "SET a = attribute_exists(b)", MisusedFunction, "Invalid UpdateExpression: The function is not allowed in an update expression; function: attribute_exists"),
+        row(Update, "DELETE a :ss SET b = list_append(:l, :v)", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator or function: list_append, operand type: S"),
+        // Placeholders and types are checked from the last action back to the first.
+        row(Update, "SET a = :nope1, b = :nope2", UndefinedValue, "Invalid UpdateExpression: An expression attribute value used in expression is not defined; attribute value: :nope2"),
+        row(Update, "SET a = :nope1 ADD b :s", OperandType, "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND"),
+        // Target names and overlaps come before the values.
+        row(Update, "SET a = :nope, a = :v", OverlappingPaths, "Invalid UpdateExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]"),
         row(Projection, "a, a.b", OverlappingPaths, "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a, b]"),
         row(Projection, "a[1].b, a.c", ConflictingPaths, "Invalid ProjectionExpression: Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [a, [1], b], path two: [a, c]"),
     ]);

@@ -79,12 +79,26 @@ fn ordering_works_on_strings_numbers_and_binary_only() {
     assert!(eval_with("num < :x", &it, n("10.000000000000000000000000000000000001")));
     assert!(eval_with("bin > :x", &it, b(&[1, 2])));
     assert!(eval_with("bin < :x", &it, b(&[2])));
-    // Mismatched or unordered types are false both ways.
+    // Mismatched or unordered types in the item are false both ways (constants of
+    // unordered types are refused before evaluation).
+    let pairs = item(vec![
+        ("t1", AttributeValue::Bool(false)),
+        ("t2", AttributeValue::Bool(true)),
+        ("s1", ss(&["a"])),
+        ("s2", ss(&["b"])),
+        ("l1", l(vec![])),
+        ("l2", l(vec![n("1")])),
+        ("num", n("10")),
+        ("str", s("10")),
+    ]);
     for op in ["<", "<=", ">", ">="] {
         assert!(!eval_with(&format!("num {op} :x"), &it, s("10")), "{op}");
-        assert!(!eval_with(&format!("yes {op} :x"), &it, AttributeValue::Bool(true)), "{op}");
-        assert!(!eval_with(&format!("strs {op} :x"), &it, ss(&["a", "b"])), "{op}");
-        assert!(!eval_with(&format!("lst {op} :x"), &it, l(vec![])), "{op}");
+        assert!(!eval_with(&format!("num {op} str"), &pairs, s("10")), "{op}");
+        assert!(!eval_with(&format!("str {op} num"), &pairs, s("10")), "{op}");
+        for (a, b2) in [("t1", "t2"), ("s1", "s2"), ("l1", "l2")] {
+            assert!(!eval_with(&format!("{a} {op} {b2}"), &pairs, s("10")), "{a} {op} {b2}");
+            assert!(!eval_with(&format!("{b2} {op} {a}"), &pairs, s("10")), "{b2} {op} {a}");
+        }
     }
 }
 
@@ -120,7 +134,11 @@ fn between_is_inclusive_and_same_typed() {
     assert!(!eval_with("num BETWEEN :n AND :x", &it, n("9")));
     assert!(eval_with("str BETWEEN :s AND :x", &it, s("z")));
     assert!(!eval_with("str BETWEEN :n AND :x", &it, n("100")));
-    assert!(eval_with("bin BETWEEN :x AND bin", &it, b(&[1])));
+    assert!(eval_with(
+        "bin BETWEEN :x AND bin2",
+        &item(vec![("bin", b(&[1, 2])), ("bin2", b(&[1, 3]))]),
+        b(&[1])
+    ));
 }
 
 #[test]
