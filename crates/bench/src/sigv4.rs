@@ -24,8 +24,11 @@ pub(crate) struct Signer {
     secret_key: String,
     region: String,
     host: String,
-    /// `(scope date YYYYMMDD, signing key)` of the last signature.
-    cached_key: Option<(String, [u8; 32])>,
+    /// Scope date (`YYYYMMDD`) of the last signature and an HMAC already keyed with that
+    /// day's signing key: cloning it skips re-hashing the key pads on every request.
+    cached_key: Option<(String, HmacSha256)>,
+    /// Reused buffer for the canonical request and the string to sign.
+    scratch: String,
 }
 
 /// Hex SHA-256 of a payload, as it appears in the canonical request.
@@ -33,10 +36,14 @@ pub(crate) fn payload_hash(body: &[u8]) -> String {
     hex::encode(Sha256::digest(body))
 }
 
-fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
+fn keyed(key: &[u8]) -> HmacSha256 {
     // HMAC accepts keys of any length, so `new_from_slice` cannot fail here.
     #[allow(clippy::expect_used)]
-    let mut mac = HmacSha256::new_from_slice(key).expect("HMAC-SHA256 accepts keys of every length");
+    HmacSha256::new_from_slice(key).expect("HMAC-SHA256 accepts keys of every length")
+}
+
+fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
+    let mut mac = keyed(key);
     mac.update(data);
     mac.finalize().into_bytes().into()
 }
@@ -49,38 +56,47 @@ impl Signer {
             region: region.to_owned(),
             host: host.to_owned(),
             cached_key: None,
+            scratch: String::with_capacity(512),
         }
     }
 
-    fn signing_key(&mut self, date: &str) -> [u8; 32] {
-        if let Some((cached_date, key)) = &self.cached_key {
+    fn signing_mac(&mut self, date: &str) -> HmacSha256 {
+        if let Some((cached_date, mac)) = &self.cached_key {
             if cached_date == date {
-                return *key;
+                return mac.clone();
             }
         }
         let k_secret = format!("AWS4{}", self.secret_key);
         let k_date = hmac(k_secret.as_bytes(), date.as_bytes());
         let k_region = hmac(&k_date, self.region.as_bytes());
         let k_service = hmac(&k_region, b"dynamodb");
-        let key = hmac(&k_service, b"aws4_request");
-        self.cached_key = Some((date.to_owned(), key));
-        key
+        let mac = keyed(&hmac(&k_service, b"aws4_request"));
+        self.cached_key = Some((date.to_owned(), mac.clone()));
+        mac
     }
 
     /// The `Authorization` header value for a `POST /` with these headers.
     ///
     /// `amz_date` is `YYYYMMDDTHHMMSSZ`; `body_hash` is [`payload_hash`] of the body.
     pub(crate) fn authorization(&mut self, amz_date: &str, target: &str, body_hash: &str) -> String {
+        use std::fmt::Write as _;
         let date = amz_date.get(..8).unwrap_or(amz_date);
-        let canonical = format!(
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        // Writing to a String cannot fail.
+        let _ = write!(
+            buf,
             "POST\n/\n\ncontent-type:{CONTENT_TYPE}\nhost:{}\nx-amz-date:{amz_date}\nx-amz-target:{target}\n\n{SIGNED_HEADERS}\n{body_hash}",
             self.host
         );
+        let canonical_hash = Sha256::digest(buf.as_bytes());
         let scope = format!("{date}/{}/dynamodb/aws4_request", self.region);
-        let string_to_sign =
-            format!("AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n{}", hex::encode(Sha256::digest(canonical)));
-        let key = self.signing_key(date);
-        let signature = hex::encode(hmac(&key, string_to_sign.as_bytes()));
+        buf.clear();
+        let _ = write!(buf, "AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n{}", hex::encode(canonical_hash));
+        let mut mac = self.signing_mac(date);
+        mac.update(buf.as_bytes());
+        let signature = hex::encode(mac.finalize().into_bytes());
+        self.scratch = buf;
         format!(
             "AWS4-HMAC-SHA256 Credential={}/{scope}, SignedHeaders={SIGNED_HEADERS}, Signature={signature}",
             self.access_key

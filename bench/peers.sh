@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Side-by-side load test of monotable and the local DynamoDB emulators, in one run, on the
+# same workloads, with the same client (`monotable bench`) and the same machine.
+#
+#   bench/peers.sh [--duration 5s] [--warmup 1s] [--workloads "get put query"]
+#                  [--peers "monotable monotable-disk dynoxide dynalite moto"]
+#                  [--items 10000] [--item-size 256] [--concurrency 32] [--rounds 1]
+#
+# For each peer it measures start-up (spawn to first successful ListTables) and idle resident
+# memory, then starts every peer on its own loopback port and runs each workload against the
+# peers in alternation (workload by workload, peer by peer, repeated --rounds times), and
+# finally prints throughput, latency and monotable/peer ratios (bench/report.py).
+# Peers are installed under bench/.cache by bench/install-peers.sh; a peer that is missing
+# or fails is reported as such, never silently dropped. Every process started here is
+# stopped on exit (trap). Traffic goes to 127.0.0.1 only.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+CACHE="$ROOT/bench/.cache"
+DURATION=5s WARMUP=1s WORKLOADS="get put query" ITEMS=10000 ITEM_SIZE=256 CONCURRENCY=32 ROUNDS=1
+PEERS="monotable monotable-disk dynoxide dynalite moto"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) DURATION="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
+    --workloads) WORKLOADS="$2"; shift 2 ;;
+    --peers) PEERS="$2"; shift 2 ;;
+    --items) ITEMS="$2"; shift 2 ;;
+    --item-size) ITEM_SIZE="$2"; shift 2 ;;
+    --concurrency) CONCURRENCY="$2"; shift 2 ;;
+    --rounds) ROUNDS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+RESULTS="$CACHE/results/$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$RESULTS"
+ln -sfn "$RESULTS" "$CACHE/results/latest"
+log() { echo "[peers $(date -u +%H:%M:%S)] $*" >&2; }
+
+# ---- processes: every pid started here is stopped on exit -------------------------------
+declare -A PID=()
+DATA_DIR=""
+cleanup() {
+  for peer in "${!PID[@]}"; do
+    kill "${PID[$peer]}" 2>/dev/null || true
+    wait "${PID[$peer]}" 2>/dev/null || true
+  done
+  if [ -n "$DATA_DIR" ]; then rm -rf "$DATA_DIR"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- the client and the peers ------------------------------------------------------------
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+log "building monotable (release) into $CARGO_TARGET_DIR"
+(cd "$ROOT" && cargo build --release -q -p monotable-cli)
+MONOTABLE="$CARGO_TARGET_DIR/release/monotable"
+
+want() { case " $PEERS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+for p in dynoxide dynalite moto; do
+  if want "$p"; then "$ROOT/bench/install-peers.sh" "$p" || log "$p could not be installed: left out"; fi
+done
+
+# monotable with a data directory is measured only once `serve` offers one.
+if want monotable-disk && ! "$MONOTABLE" serve --help 2>/dev/null | grep -q -- '--data-dir'; then
+  log "monotable serve has no --data-dir yet: monotable-disk left out"
+  PEERS="${PEERS/monotable-disk/}"
+fi
+DATA_DIR="$(mktemp -d "$CACHE/data.XXXXXX")"
+
+port_of() {
+  case "$1" in
+    monotable) echo 18100 ;; monotable-disk) echo 18101 ;; dynoxide) echo 18102 ;;
+    dynalite) echo 18103 ;; moto) echo 18104 ;;
+  esac
+}
+
+# The command line that serves peer $1 on port $2 (empty when the peer is not installed).
+command_of() {
+  local port="$2"
+  case "$1" in
+    monotable) echo "$MONOTABLE serve --host 127.0.0.1 --port $port" ;;
+    monotable-disk) echo "$MONOTABLE serve --host 127.0.0.1 --port $port --data-dir $DATA_DIR/monotable-$RANDOM" ;;
+    dynoxide) if [ -x "$CACHE/cargo/bin/dynoxide" ]; then echo "$CACHE/cargo/bin/dynoxide --host 127.0.0.1 --port $port"; fi ;;
+    dynalite) if [ -f "$CACHE/npm/node_modules/dynalite/cli.js" ]; then
+        echo "node $CACHE/npm/node_modules/dynalite/cli.js --host 127.0.0.1 --port $port --createTableMs 0 --deleteTableMs 0 --updateTableMs 0"
+      fi ;;
+    moto) if [ -x "$CACHE/venv/bin/moto_server" ]; then echo "$CACHE/venv/bin/moto_server -H 127.0.0.1 -p $port"; fi ;;
+  esac
+  return 0
+}
+
+ACTIVE=()
+for peer in $PEERS; do
+  if [ -z "$(command_of "$peer" 0)" ]; then log "$peer is not installed: left out"; else ACTIVE+=("$peer"); fi
+done
+[ ${#ACTIVE[@]} -gt 0 ] || { log "no peer to measure"; exit 1; }
+
+{
+  echo "date_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "command=bench/peers.sh --duration $DURATION --warmup $WARMUP --workloads \"$WORKLOADS\" --peers \"${ACTIVE[*]}\" --items $ITEMS --item-size $ITEM_SIZE --concurrency $CONCURRENCY --rounds $ROUNDS"
+  echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') x $(nproc)"
+  echo "memory=$(free -g | awk '/Mem:/{print $2}') GiB"
+  echo "kernel=$(uname -r)"
+  echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "rustc=$(rustc --version)"
+  echo "node=$(node --version 2>/dev/null || echo none)"
+  echo "python=$(python3 --version 2>&1)"
+  if [ -x "$CACHE/cargo/bin/dynoxide" ]; then echo "dynoxide=$("$CACHE/cargo/bin/dynoxide" --version 2>/dev/null || echo unknown)"; fi
+  if [ -f "$CACHE/npm/node_modules/dynalite/package.json" ]; then
+    echo "dynalite=$(node -p "require('$CACHE/npm/node_modules/dynalite/package.json').version")"
+  fi
+  if [ -x "$CACHE/venv/bin/python" ]; then echo "moto=$("$CACHE/venv/bin/python" -c 'import moto; print(moto.__version__)')"; fi
+} >"$RESULTS/machine.txt"
+
+# ---- 1. start-up time and idle memory ---------------------------------------------------
+for peer in "${ACTIVE[@]}"; do
+  port=$(port_of "$peer")
+  log "start-up: $peer"
+  # shellcheck disable=SC2046
+  timeout 120 "$MONOTABLE" bench --endpoint "http://127.0.0.1:$port" --startup --settle 500ms \
+    --json "$RESULTS/startup-$peer.json" -- $(command_of "$peer" "$port") >&2 \
+    || log "start-up measurement of $peer failed"
+done
+
+# ---- 2. start every peer and wait until it answers -------------------------------------
+wait_ready() {
+  local port="$1" i
+  for i in $(seq 1 600); do
+    if curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$port/" \
+      -H 'Content-Type: application/x-amz-json-1.0' -H 'X-Amz-Target: DynamoDB_20120810.ListTables' \
+      -H 'X-Amz-Date: 20200101T000000Z' \
+      -H 'Authorization: AWS4-HMAC-SHA256 Credential=AKIDBENCH/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=00' \
+      -d '{}' 2>/dev/null | grep -q 200; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+for peer in "${ACTIVE[@]}"; do
+  port=$(port_of "$peer")
+  # shellcheck disable=SC2046
+  $(command_of "$peer" "$port") >"$RESULTS/server-$peer.log" 2>&1 &
+  PID[$peer]=$!
+  wait_ready "$port" || log "$peer did not answer within 60 s (its runs will show errors)"
+done
+
+# ---- 3. the workloads, peers in alternation ---------------------------------------------
+for round in $(seq 1 "$ROUNDS"); do
+  for workload in $WORKLOADS; do
+    for peer in "${ACTIVE[@]}"; do
+      port=$(port_of "$peer")
+      log "round $round: $workload on $peer"
+      timeout 600 "$MONOTABLE" bench --endpoint "http://127.0.0.1:$port" --workload "$workload" \
+        --duration "$DURATION" --warmup "$WARMUP" --items "$ITEMS" --item-size "$ITEM_SIZE" \
+        --concurrency "$CONCURRENCY" --threads 1 --server-pid "${PID[$peer]}" \
+        --json "$RESULTS/run-$round-$workload-$peer.json" >"$RESULTS/run-$round-$workload-$peer.txt" 2>&1 \
+        || log "$workload on $peer failed: $(tail -n 1 "$RESULTS/run-$round-$workload-$peer.txt")"
+    done
+  done
+done
+
+# ---- 4. memory after load, then the summary ---------------------------------------------
+for peer in "${ACTIVE[@]}"; do
+  rss=$(awk '/VmRSS:/{print $2}' "/proc/${PID[$peer]}/status" 2>/dev/null || echo "")
+  echo "$peer ${rss:-?}" >>"$RESULTS/rss-after-load.txt"
+done
+echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS/machine.txt"
+python3 "$ROOT/bench/report.py" "$RESULTS" | tee "$RESULTS/summary.md"
+log "results in $RESULTS"

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Summarises a bench/peers.sh results directory as Markdown tables.
+
+Reads machine.txt, startup-<peer>.json, run-<round>-<workload>-<peer>.json and
+rss-after-load.txt; prints throughput and latency per workload and peer, the ratio
+monotable / peer of successful requests per second, and start-up time and memory.
+With several rounds, each cell shows the run with the median throughput.
+A run that produced no JSON (it failed) is shown as "failed", never left out.
+"""
+import json
+import os
+import re
+import sys
+from statistics import median
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def fmt(v, digits=1):
+    return "–" if v is None else f"{v:,.{digits}f}"
+
+
+def main(results):
+    files = os.listdir(results)
+    runs = {}  # (workload, peer) -> [report or None]
+    order_w, order_p = [], []
+    for name in sorted(files):
+        m = re.fullmatch(r"run-(\d+)-([a-z]+)-([a-z-]+)\.(json|txt)", name)
+        if not m:
+            continue
+        _, workload, peer, ext = m.groups()
+        if workload not in order_w:
+            order_w.append(workload)
+        if peer not in order_p:
+            order_p.append(peer)
+        if ext == "txt" and not os.path.exists(os.path.join(results, name[:-3] + "json")):
+            runs.setdefault((workload, peer), []).append(None)
+        elif ext == "json":
+            runs.setdefault((workload, peer), []).append(load_json(os.path.join(results, name)))
+    preferred = ["monotable", "monotable-disk", "dynoxide", "dynalite", "moto"]
+    order_p.sort(key=lambda p: preferred.index(p) if p in preferred else len(preferred))
+
+    def pick(workload, peer):
+        reports = [r for r in runs.get((workload, peer), []) if r]
+        if not reports:
+            return None
+        mid = median(r["throughput_per_sec"] for r in reports)
+        return min(reports, key=lambda r: abs(r["throughput_per_sec"] - mid))
+
+    out = []
+    machine = os.path.join(results, "machine.txt")
+    if os.path.exists(machine):
+        out.append("```")
+        out.append(open(machine).read().strip())
+        out.append("```")
+        out.append("")
+    out.append("| workload | server | ok/s | p50 µs | p90 µs | p99 µs | p99.9 µs | errors | empty | monotable / server |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for w in order_w:
+        base = pick(w, "monotable")
+        for p in order_p:
+            r = pick(w, p)
+            if r is None:
+                out.append(f"| {w} | {p} | failed | | | | | | | |")
+                continue
+            lat = r["latency_us"]
+            errors = r["errors"]
+            if errors:
+                kinds = ", ".join(f"{k} {n}" for k, n in sorted(r["error_kinds"].items()))
+                errors = f"{errors} ({kinds})"
+            ratio = ""
+            if base and p != "monotable" and r["throughput_per_sec"] > 0:
+                ratio = f"{base['throughput_per_sec'] / r['throughput_per_sec']:.2f}×"
+            out.append(
+                f"| {w} | {p} | {fmt(r['throughput_per_sec'])} | {fmt(lat['p50'])} | {fmt(lat['p90'])} | "
+                f"{fmt(lat['p99'])} | {fmt(lat['p99_9'])} | {errors} | {r['empty_results']} | {ratio} |"
+            )
+    out.append("")
+
+    after = {}
+    rss_path = os.path.join(results, "rss-after-load.txt")
+    if os.path.exists(rss_path):
+        for line in open(rss_path):
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit():
+                after[parts[0]] = int(parts[1])
+    peers = sorted(
+        {n[len("startup-"):-len(".json")] for n in files if n.startswith("startup-") and n.endswith(".json")}
+        | set(order_p),
+        key=lambda p: preferred.index(p) if p in preferred else len(preferred),
+    )
+    out.append("| server | start-up to first request ms | idle RSS MiB | RSS after load MiB |")
+    out.append("|---|---:|---:|---:|")
+    for p in peers:
+        s = load_json(os.path.join(results, f"startup-{p}.json")) or {}
+        idle = s.get("rss_idle_kib")
+        out.append(
+            f"| {p} | {fmt(s.get('startup_ms'))} | {fmt(idle / 1024 if idle else None)} | "
+            f"{fmt(after[p] / 1024 if p in after else None)} |"
+        )
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: report.py RESULTS_DIR")
+    main(sys.argv[1])
