@@ -27,7 +27,8 @@ pub enum ServerError {
     UnknownOperation(Option<String>),
     /// Not a `POST` with a JSON content type: DynamoDB answers 404 with an XML-ish body.
     NotFound,
-    /// The body exceeds the request size limit: DynamoDB answers 413 with an empty body.
+    /// The body exceeds the 16 MiB request size limit: DynamoDB answers 413 (with an empty
+    /// body; we add a JSON error document so that SDKs can name the error).
     RequestTooLarge,
     /// No `Authorization` header (or not an `AWS4-` one).
     MissingAuthenticationToken,
@@ -58,6 +59,7 @@ const CORAL_SERVICE_TYPES: &[&str] = &[
     "AccessDeniedException",
     "InternalFailure",
     "ServiceUnavailableException",
+    "RequestEntityTooLargeException",
 ];
 
 /// The body DynamoDB sends with a 404 for a request that is not a JSON `POST`.
@@ -88,7 +90,7 @@ impl ServerError {
             ServerError::Serialization(_) => "SerializationException",
             ServerError::Validation(_) => "ValidationException",
             ServerError::UnknownOperation(_) | ServerError::NotFound => "UnknownOperationException",
-            ServerError::RequestTooLarge => "RequestEntityTooLarge",
+            ServerError::RequestTooLarge => "RequestEntityTooLargeException",
             ServerError::MissingAuthenticationToken => "MissingAuthenticationTokenException",
             ServerError::IncompleteSignature(_) => "IncompleteSignatureException",
             ServerError::InvalidSignature(_) => "InvalidSignatureException",
@@ -126,16 +128,17 @@ impl ServerError {
             | ServerError::Internal(m) => Some(m),
             ServerError::MissingAuthenticationToken => Some("Request is missing Authentication Token"),
             ServerError::UnrecognizedClient => Some("The security token included in the request is invalid."),
-            ServerError::NotFound | ServerError::RequestTooLarge => None,
+            ServerError::RequestTooLarge => {
+                Some("Request entity too large: the request body exceeds 16777216 bytes")
+            }
+            ServerError::NotFound => None,
         }
     }
 
-    /// The response body and whether it is JSON (`false` for the 404 and 413 shapes).
+    /// The response body and whether it is JSON (`false` for the 404 shape).
     pub fn body(&self) -> (Bytes, bool) {
-        match self {
-            ServerError::NotFound => return (Bytes::from_static(NOT_FOUND_BODY.as_bytes()), false),
-            ServerError::RequestTooLarge => return (Bytes::new(), false),
-            _ => {}
+        if let ServerError::NotFound = self {
+            return (Bytes::from_static(NOT_FOUND_BODY.as_bytes()), false);
         }
         let type_name = self.type_name();
         let capital =
@@ -249,10 +252,10 @@ mod tests {
     }
 
     #[test]
-    fn oversized_body_is_a_413_with_empty_body() {
+    fn oversized_body_is_a_413_naming_the_error() {
         let e = ServerError::RequestTooLarge;
         assert_eq!(e.status(), 413);
-        assert_eq!(e.body(), (Bytes::new(), false));
+        assert_eq!(json(&e)["__type"], "com.amazon.coral.service#RequestEntityTooLargeException");
     }
 
     #[test]

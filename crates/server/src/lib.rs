@@ -10,9 +10,11 @@
 //!
 //! Module map: `operation` (name → engine call), `decode` (body → typed input, with
 //! DynamoDB's serialization errors), `service` (the check order), `response` (headers,
-//! request id, CRC32, error rendering), `auth` (SigV4), `transport` (hyper).
+//! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `transport`
+//! (hyper).
 
 mod auth;
+mod cors;
 mod decode;
 mod error;
 mod operation;

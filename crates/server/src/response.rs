@@ -24,7 +24,7 @@ pub(crate) fn new_request_id() -> String {
 }
 
 /// A response with the headers every DynamoDB response has. `content_type` is `None` for the
-/// non-JSON 404/413 shapes.
+/// non-JSON 404 shape.
 pub(crate) fn respond(
     status: StatusCode,
     body: Bytes,

@@ -2,7 +2,7 @@
 //!
 //! Both the TCP server and the in-process SDK connector (`monotable-embedded`) call
 //! [`Service::handle`], so they behave identically. Checks run in DynamoDB's order: body
-//! size, method and content type, JSON syntax, `X-Amz-Target`, authentication, empty body,
+//! size, CORS preflight, method and content type, JSON syntax, `X-Amz-Target`, authentication, empty body,
 //! member types, then the engine's own validation.
 
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -12,6 +12,7 @@ use http::{Method, Response, StatusCode};
 use monotable_engine::Engine;
 
 use crate::auth::Auth;
+use crate::cors;
 use crate::decode::check_json;
 use crate::operation::Operation;
 use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_JSON};
@@ -52,12 +53,16 @@ impl Service {
     pub fn handle(&self, parts: &http::request::Parts, body: &[u8]) -> Response<Bytes> {
         let started = Instant::now();
         let request_id = new_request_id();
+        if let Some(response) = cors::preflight(parts, &request_id) {
+            return response;
+        }
         let content_type = response_content_type(parts);
         let (operation, result) = self.process(parts, body);
-        let (response, error) = match result {
+        let (mut response, error) = match result {
             Ok(response) => (respond(StatusCode::OK, response, Some(content_type), &request_id), None),
             Err(error) => (error_response(&error, content_type, &request_id), Some(error.type_name())),
         };
+        cors::allow_origin(parts, &mut response);
         tracing::debug!(
             target: "monotable_server::request",
             request_id = %request_id,

@@ -8,8 +8,8 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use bytes::{Bytes, BytesMut};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -24,6 +24,10 @@ use crate::ServerError;
 
 /// How long a client may take to send a request head before the connection is dropped.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How much of an oversized body is read and discarded before answering 413.
+const DRAIN_BYTES: usize = 64 * 1024 * 1024;
+/// How long an oversized body is drained at most.
+const DRAIN_TIME: Duration = Duration::from_secs(10);
 /// How long shutdown waits for in-flight requests before closing their connections.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -92,22 +96,73 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
         .headers
         .get(http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    let too_large =
-        || error_response(&ServerError::RequestTooLarge, JSON_1_0, &new_request_id()).map(Full::new);
-    if declared.is_some_and(|n| n > MAX_REQUEST_BYTES as u64) {
-        return too_large();
-    }
-    let body = match Limited::new(body, MAX_REQUEST_BYTES).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
-        Err(e) => {
-            // The client went away or sent a broken body; this response will likely not be
-            // read, but the connection task still needs one.
-            tracing::debug!(error = %e, "could not read request body");
-            return error_response(&ServerError::Serialization(None), JSON_1_0, &new_request_id())
-                .map(Full::new);
+        .and_then(|v| v.parse::<u64>().ok())
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    // A client waiting for `100 Continue` has not sent its body yet: refuse it unread.
+    let expects_continue = parts
+        .headers
+        .get(http::header::EXPECT)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    match read_body(body, declared, expects_continue).await {
+        Ok(body) => service.handle(&parts, &body).map(Full::new),
+        Err(error) => {
+            let request_id = new_request_id();
+            tracing::debug!(
+                target: "monotable_server::request",
+                request_id = %request_id,
+                method = %parts.method,
+                status = error.status().as_u16(),
+                error = error.type_name(),
+                declared_bytes = declared,
+                "request refused before dispatch"
+            );
+            let mut response = error_response(&error, JSON_1_0, &request_id).map(Full::new);
+            // The rest of an oversized or broken body was not read; the connection cannot be
+            // reused.
+            response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+            response
         }
-    };
-    service.handle(&parts, &body).map(Full::new)
+    }
+}
+
+/// Collects a request body of at most [`MAX_REQUEST_BYTES`]. A larger body is read on and
+/// discarded up to [`DRAIN_BYTES`] (or [`DRAIN_TIME`]) so that a client that writes its whole
+/// body before reading still receives the 413, then refused with `RequestTooLarge`.
+async fn read_body(
+    mut body: Incoming,
+    declared: Option<usize>,
+    expects_continue: bool,
+) -> Result<Bytes, ServerError> {
+    if let Some(declared) = declared.filter(|&n| n > MAX_REQUEST_BYTES) {
+        if declared <= DRAIN_BYTES && !expects_continue {
+            let _ = tokio::time::timeout(DRAIN_TIME, drain(body, 0)).await;
+        }
+        return Err(ServerError::RequestTooLarge);
+    }
+    let mut collected = BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            tracing::debug!(error = %e, "could not read request body");
+            ServerError::Serialization(None)
+        })?;
+        if let Some(data) = frame.data_ref() {
+            if collected.len() + data.len() > MAX_REQUEST_BYTES {
+                let seen = collected.len() + data.len();
+                drop(collected);
+                let _ = tokio::time::timeout(DRAIN_TIME, drain(body, seen)).await;
+                return Err(ServerError::RequestTooLarge);
+            }
+            collected.extend_from_slice(data);
+        }
+    }
+    Ok(collected.freeze())
+}
+
+async fn drain(mut body: Incoming, mut seen: usize) {
+    while let Some(Ok(frame)) = body.frame().await {
+        seen += frame.data_ref().map_or(0, Bytes::len);
+        if seen > DRAIN_BYTES {
+            return;
+        }
+    }
 }

@@ -108,16 +108,21 @@ async fn deeply_nested_json_is_refused_without_crashing() {
 #[tokio::test]
 async fn oversized_body_is_a_413_and_the_server_keeps_serving() {
     let server = server().await;
-    // Declared too large: refused before the body is read.
+    // Declared too large by a client waiting for `100 Continue`: refused before the body is sent.
     let head = format!(
         "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
-         Content-Length: {}\r\n\r\n",
+         Expect: 100-continue\r\nContent-Length: {}\r\n\r\n",
         17 * 1024 * 1024
     );
     let r = send_raw(server.addr, head.as_bytes()).await;
     assert_eq!(r.status, 413);
-    assert!(r.body.is_empty());
+    assert_eq!(r.error_type(), "com.amazon.coral.service#RequestEntityTooLargeException");
     assert!(r.header("x-amzn-RequestId").is_some());
+
+    // Declared and sent in full: the body is drained so that the client reads the 413.
+    let body = vec![b' '; 17 * 1024 * 1024];
+    let r = send_raw(server.addr, &post(LIST_TABLES, &body)).await;
+    assert_eq!(r.status, 413);
 
     // Chunked, with no declared length: refused once the limit is crossed.
     let mut conn = RawConnection::open(server.addr).await;
@@ -135,6 +140,7 @@ async fn oversized_body_is_a_413_and_the_server_keeps_serving() {
     request.extend_from_slice(b"0\r\n\r\n");
     let r = conn.send(&request).await;
     assert_eq!(r.status, 413);
+    assert_eq!(r.header("connection"), Some("close"));
     assert_still_serving(&server).await;
 }
 
