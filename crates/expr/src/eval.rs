@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use monotable_types::{AttributeValue, Item};
 
-use crate::resolved::{Comparator, Condition, Operand, PathElement};
+use crate::resolved::{Comparator, Condition, Operand, Path, PathElement};
 use crate::values::{compare_scalars, value_size};
 
 /// The value at a document path of an item, if the path exists.
@@ -87,7 +87,50 @@ fn contains(a: &AttributeValue, member: &AttributeValue) -> bool {
     }
 }
 
+fn operand_paths<'a>(o: &'a Operand, out: &mut Vec<&'a Path>) {
+    match o {
+        Operand::Path(p) => out.push(p),
+        Operand::Value(_) => {}
+        Operand::Size(inner) => operand_paths(inner, out),
+    }
+}
+
 impl Condition {
+    /// Every document path the condition reads, in written order (for checks such as
+    /// DynamoDB's refusal of key attributes in a Query's filter).
+    pub fn paths(&self) -> Vec<&Path> {
+        let mut out = Vec::new();
+        self.collect_paths(&mut out);
+        out
+    }
+
+    fn collect_paths<'a>(&'a self, out: &mut Vec<&'a Path>) {
+        match self {
+            Condition::Compare(a, _, b) | Condition::BeginsWith(a, b) | Condition::Contains(a, b) => {
+                operand_paths(a, out);
+                operand_paths(b, out);
+            }
+            Condition::Between(a, l, h) => {
+                for o in [a, l, h] {
+                    operand_paths(o, out);
+                }
+            }
+            Condition::In(a, list) => {
+                for o in std::iter::once(a).chain(list) {
+                    operand_paths(o, out);
+                }
+            }
+            Condition::AttributeExists(p)
+            | Condition::AttributeNotExists(p)
+            | Condition::AttributeType(p, _) => out.push(p),
+            Condition::Not(c) => c.collect_paths(out),
+            Condition::And(a, b) | Condition::Or(a, b) => {
+                a.collect_paths(out);
+                b.collect_paths(out);
+            }
+        }
+    }
+
     /// Evaluates the condition against an item. Missing attributes and type mismatches make
     /// a comparison false rather than an error, as in DynamoDB.
     pub fn eval(&self, item: &Item) -> bool {

@@ -17,11 +17,12 @@ pub fn compare_scalars(a: &AttributeValue, b: &AttributeValue) -> Option<Orderin
     }
 }
 
-/// What `size()` returns: the length in bytes of a string or binary, the element count of a
-/// set, list or map; `None` for numbers, booleans and null.
+/// What `size()` returns: the length of a string in UTF-16 code units (Java's
+/// `String.length()`, as DynamoDB counts), of a binary in bytes, the element count of a set,
+/// list or map; `None` for numbers, booleans and null.
 pub fn value_size(v: &AttributeValue) -> Option<Number> {
     let n = match v {
-        AttributeValue::S(s) => s.len(),
+        AttributeValue::S(s) => s.encode_utf16().count(),
         AttributeValue::B(b) => b.len(),
         AttributeValue::Ss(s) => s.len(),
         AttributeValue::Ns(s) => s.len(),

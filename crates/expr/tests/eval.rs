@@ -224,8 +224,9 @@ fn size_measures_strings_binary_sets_lists_and_maps() {
     for (path, size) in cases {
         assert!(eval_with(&format!("size({path}) = :x"), &it, n(size)), "{path}");
     }
-    let utf8 = item(vec![("a", s("héllo"))]);
-    assert!(eval_with("size(a) = :x", &utf8, n("6")), "size of a string counts UTF-8 bytes");
+    let text = item(vec![("a", s("héllo")), ("e", s("\u{1F600}"))]);
+    assert!(eval_with("size(a) = :x", &text, n("5")), "size of a string counts UTF-16 code units");
+    assert!(eval_with("size(e) = :x", &text, n("2")), "a character outside the BMP counts twice");
     assert!(!eval_with("size(num) >= :x", &it, n("0")), "numbers have no size");
     assert!(!eval_with("size(yes) >= :x", &it, n("0")));
     assert!(!eval_with("size(absent) >= :x", &it, n("0")));
@@ -244,4 +245,16 @@ fn logical_operators_have_dynamodb_precedence() {
     assert!(!eval_with("NOT (num = :n OR num = :x)", &it, n("10")));
     assert!(eval_with("NOT NOT num = :x", &it, n("10")));
     assert!(eval_with("#s = :x", &it, s("active")));
+}
+
+#[test]
+fn conditions_list_the_paths_they_read() {
+    let values = std_values();
+    let nm = names(&[("#s", "status")]);
+    let c = Params::new(Some(&nm), Some(&values))
+        .condition("a = :v AND (size(b.c) > :n OR NOT attribute_exists(#s[0]))", ExpressionKind::Filter)
+        .unwrap();
+    let paths: Vec<String> =
+        c.paths().into_iter().map(|p| monotable_expr::PathDisplay(p).to_string()).collect();
+    assert_eq!(paths, ["[a]", "[b, c]", "[status, [0]]"]);
 }

@@ -217,3 +217,39 @@ fn key_conditions_resolve_to_partition_and_sort_parts() {
     let k = p.key_condition("pk = :p", "pk", None).unwrap();
     assert!(k.sort.is_none());
 }
+
+#[test]
+fn list_writes_use_the_original_positions() {
+    let mut it = base();
+    update_with("REMOVE lst[0] SET lst[1] = :x", &mut it, s("new")).unwrap();
+    assert_eq!(it["lst"], l(vec![s("new"), s("x2"), s("x3")]));
+    let mut it = base();
+    update_with("SET lst[9] = :x, lst[5] = :n", &mut it, s("nine")).unwrap();
+    assert_eq!(
+        it["lst"],
+        l(vec![s("x0"), s("x1"), s("x2"), s("x3"), n("1"), s("nine")]),
+        "appends in index order"
+    );
+    let mut it = item(vec![("m", l(vec![l(vec![n("0"), n("1"), n("2")]), n("9")]))]);
+    update_with("REMOVE m[0][0], m[1]", &mut it, n("0")).unwrap();
+    assert_eq!(it["m"], l(vec![l(vec![n("1"), n("2")])]), "nested lists keep their positions");
+}
+
+#[test]
+fn runtime_errors_come_in_dynamodb_order() {
+    // Wrong types are reported before missing attributes, whatever the action order.
+    let e = runtime_err("SET a = nothere, b = txt + :n", n("0"));
+    assert_eq!(e.kind(), ErrorKind::IncorrectOperandType);
+    // Clauses are checked from the last: its invalid path before the SET's missing operand.
+    let e = runtime_err("SET a = nothere REMOVE nope.x", n("0"));
+    assert_eq!(e.kind(), ErrorKind::InvalidDocumentPath);
+    let e = runtime_err("REMOVE nope.x SET a = nothere", n("0"));
+    assert_eq!(e.kind(), ErrorKind::MissingAttribute);
+    // A parent of the wrong kind is reported first of all.
+    let e = runtime_err("SET a = txt + :n REMOVE txt[0]", n("0"));
+    assert_eq!(e.kind(), ErrorKind::InvalidDocumentPath);
+    // Missing attributes before arithmetic out of range.
+    let mut it = item(vec![("a", n("9.9999999999999999999999999999999999999E+125"))]);
+    let e = update_with("SET a = a + :x, b = nothere", &mut it, n("1E+88")).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::MissingAttribute);
+}
