@@ -66,6 +66,9 @@ pub enum ErrorKind {
     UndefinedName,
     /// `:value` not present in `ExpressionAttributeValues`.
     UndefinedValue,
+    /// A key of `ExpressionAttributeNames`/`Values` that is not a placeholder, or a name that
+    /// stands for the empty string.
+    InvalidPlaceholderKey,
     /// Names given in `ExpressionAttributeNames` that no expression used.
     UnusedNames,
     /// Values given in `ExpressionAttributeValues` that no expression used.

@@ -42,7 +42,7 @@ mod values;
 pub use check::{MAX_IN_OPERANDS, MAX_PATH_DEPTH};
 pub use error::{ErrorKind, ExprError, ExpressionKind};
 pub use eval::lookup;
-pub use params::Params;
+pub use params::{check_placeholder_keys, Params};
 pub use parse_update::parse_update;
 pub use parser::{MAX_EXPRESSION_BYTES, MAX_NESTING};
 pub use reserved::is_reserved_word;

@@ -143,6 +143,52 @@ impl<'a> Params<'a> {
     }
 }
 
+fn placeholder_key_ok(key: &str, sigil: char) -> bool {
+    key.strip_prefix(sigil)
+        .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+}
+
+/// DynamoDB's checks on the keys of `ExpressionAttributeNames` and `ExpressionAttributeValues`
+/// (which it makes before reading any expression): keys are `#` or `:` followed by letters,
+/// digits and `_`, and a name may not stand for the empty string. Keys are checked in sorted
+/// order. Emptiness of the maps themselves is the caller's check.
+pub fn check_placeholder_keys(
+    names: Option<&HashMap<String, String>>,
+    values: Option<&HashMap<String, AttributeValue>>,
+) -> Result<(), ExprError> {
+    if let Some(names) = names {
+        let mut keys: Vec<(&String, &String)> = names.iter().collect();
+        keys.sort();
+        for (k, v) in keys {
+            if !placeholder_key_ok(k, '#') {
+                return Err(ExprError::new(
+                    ErrorKind::InvalidPlaceholderKey,
+                    format!("ExpressionAttributeNames contains invalid key: Syntax error; key: \"{k}\""),
+                ));
+            }
+            if v.is_empty() {
+                return Err(ExprError::new(
+                    ErrorKind::InvalidPlaceholderKey,
+                    format!(
+                        "ExpressionAttributeNames contains invalid value: Empty attribute name for key {k}"
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(values) = values {
+        let mut keys: Vec<&String> = values.keys().collect();
+        keys.sort();
+        if let Some(k) = keys.into_iter().find(|k| !placeholder_key_ok(k, ':')) {
+            return Err(ExprError::new(
+                ErrorKind::InvalidPlaceholderKey,
+                format!("ExpressionAttributeValues contains invalid key: Syntax error; key: \"{k}\""),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Java's `String.hashCode`: over UTF-16 code units, wrapping.
 fn java_hash(s: &str) -> i32 {
     s.encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
@@ -167,6 +213,27 @@ pub(crate) fn java_set_order(mut keys: Vec<&str>, total: usize) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placeholder_keys_must_be_sigil_and_word_characters() {
+        let names: HashMap<String, String> = [("#ok_1".to_owned(), "a".to_owned())].into();
+        assert_eq!(check_placeholder_keys(Some(&names), None), Ok(()));
+        let bad: HashMap<String, String> = [("n".to_owned(), "a".to_owned())].into();
+        assert_eq!(
+            check_placeholder_keys(Some(&bad), None).unwrap_err().message(),
+            "ExpressionAttributeNames contains invalid key: Syntax error; key: \"n\""
+        );
+        let empty: HashMap<String, String> = [("#n".to_owned(), String::new())].into();
+        assert_eq!(
+            check_placeholder_keys(Some(&empty), None).unwrap_err().message(),
+            "ExpressionAttributeNames contains invalid value: Empty attribute name for key #n"
+        );
+        let values: HashMap<String, AttributeValue> = [(":a-b".to_owned(), AttributeValue::Null)].into();
+        assert_eq!(
+            check_placeholder_keys(None, Some(&values)).unwrap_err().message(),
+            "ExpressionAttributeValues contains invalid key: Syntax error; key: \":a-b\""
+        );
+    }
 
     #[test]
     fn java_hash_matches_java() {

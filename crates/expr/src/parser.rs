@@ -45,7 +45,7 @@ pub(crate) fn check_text(text: &str, kind: ExpressionKind) -> Result<(), ExprErr
             ),
         ));
     }
-    if text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n')).is_empty() {
+    if text.is_empty() {
         return Err(ExprError::invalid(kind, ErrorKind::Empty, "The expression can not be empty;"));
     }
     Ok(())
@@ -113,11 +113,11 @@ impl<'a> Parser<'a> {
     }
 
     /// DynamoDB's syntax error at the current token: the token's text (`<EOF>` at the end)
-    /// and the source from the previous token through the next one.
+    /// and the source from the previous token (or the start) through the next one.
     pub(crate) fn syntax_error(&self) -> ExprError {
         let cur = self.peek();
         let token = if cur.kind == TokenKind::Eof { "<EOF>" } else { self.text_of(cur) };
-        let from = if self.pos > 0 { self.token(self.pos - 1).start } else { cur.start };
+        let from = if self.pos > 0 { self.token(self.pos - 1).start } else { 0 };
         let next = self.token(self.pos + 1);
         let to = if cur.kind == TokenKind::Eof {
             self.text.len()

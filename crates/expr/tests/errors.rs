@@ -145,7 +145,8 @@ fn empty_long_and_deep_expressions_are_refused() {
     let deep = format!("{}a = :v{}", "(".repeat(101), ")".repeat(101));
     check(vec![
         row(Condition, "", ErrorKind::Empty, "Invalid ConditionExpression: The expression can not be empty;"),
-        row(Update, "  ", ErrorKind::Empty, "Invalid UpdateExpression: The expression can not be empty;"),
+        row(Update, "", ErrorKind::Empty, "Invalid UpdateExpression: The expression can not be empty;"),
+        row(Update, "  ", ErrorKind::Syntax, r#"Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "  ""#),
         Row {
             entry: Condition,
             text: long,
