@@ -19,7 +19,15 @@
 //!    types are public and constructible so that legacy parameters (`Expected`,
 //!    `QueryFilter`, `AttributeUpdates`, `AttributesToGet`) can be translated into them.
 //!
-//! Every error is an [`ExprError`] whose message is DynamoDB's `ValidationException` text.
+//! Every error is an [`ExprError`] whose message is DynamoDB's `ValidationException` text
+//! and whose [`ErrorKind`] names the cause.
+//!
+//! Beyond the contract the engine codes against, the crate also offers:
+//! [`check_placeholder_keys`] (malformed placeholder keys), [`Condition::paths`] (the paths a
+//! condition reads), [`lookup`] (the value at a document path), [`compare_scalars`],
+//! [`value_size`] and [`value_brief`] (DynamoDB's ordering, `size()` and message rendering of
+//! values), [`PathDisplay`] (DynamoDB's `[a, b, [0]]` rendering of paths), and the limits
+//! [`MAX_EXPRESSION_BYTES`], [`MAX_NESTING`], [`MAX_IN_OPERANDS`] and [`MAX_PATH_DEPTH`].
 
 mod apply;
 pub mod ast;
