@@ -1,0 +1,171 @@
+//! Parsing of `#[entity(...)]` and the parts of `#[serde(...)]` that change attribute names.
+
+use syn::{Ident, LitStr};
+
+/// A key template as written, with its span for diagnostics.
+pub struct TemplateAttr {
+    pub lit: LitStr,
+}
+
+/// One `gsiN(pk = "...", sk = "...")` declaration.
+pub struct IndexAttr {
+    pub name: Ident,
+    pub pk: TemplateAttr,
+    pub sk: Option<TemplateAttr>,
+}
+
+/// Everything `#[entity(...)]` declares.
+pub struct EntityAttrs {
+    pub name: Option<LitStr>,
+    pub pk: Option<TemplateAttr>,
+    pub sk: Option<TemplateAttr>,
+    pub tenant: Option<Ident>,
+    pub owner: Option<Ident>,
+    pub version: Option<Ident>,
+    pub ttl: Option<Ident>,
+    pub unique: Vec<Ident>,
+    pub indexes: Vec<IndexAttr>,
+    pub validate: bool,
+}
+
+pub fn entity_attrs(attrs: &[syn::Attribute]) -> syn::Result<EntityAttrs> {
+    let mut out = EntityAttrs {
+        name: None,
+        pk: None,
+        sk: None,
+        tenant: None,
+        owner: None,
+        version: None,
+        ttl: None,
+        unique: Vec::new(),
+        indexes: Vec::new(),
+        validate: false,
+    };
+    for attr in attrs.iter().filter(|a| a.path().is_ident("entity")) {
+        attr.parse_nested_meta(|meta| {
+            let path = &meta.path;
+            if path.is_ident("name") {
+                out.name = Some(meta.value()?.parse()?);
+            } else if path.is_ident("pk") {
+                out.pk = Some(TemplateAttr { lit: meta.value()?.parse()? });
+            } else if path.is_ident("sk") {
+                out.sk = Some(TemplateAttr { lit: meta.value()?.parse()? });
+            } else if path.is_ident("tenant") {
+                out.tenant = Some(meta.value()?.parse()?);
+            } else if path.is_ident("owner") {
+                out.owner = Some(meta.value()?.parse()?);
+            } else if path.is_ident("version") {
+                out.version = Some(meta.value()?.parse()?);
+            } else if path.is_ident("ttl") {
+                out.ttl = Some(meta.value()?.parse()?);
+            } else if path.is_ident("validate") {
+                out.validate = true;
+            } else if path.is_ident("unique") {
+                meta.parse_nested_meta(|inner| {
+                    let ident = inner.path.get_ident().cloned().ok_or_else(|| inner.error("expected a field name"))?;
+                    out.unique.push(ident);
+                    Ok(())
+                })?;
+            } else if let Some(ident) = path.get_ident().filter(|i| is_gsi_name(&i.to_string())) {
+                let name = ident.clone();
+                let mut pk = None;
+                let mut sk = None;
+                meta.parse_nested_meta(|inner| {
+                    if inner.path.is_ident("pk") {
+                        pk = Some(TemplateAttr { lit: inner.value()?.parse()? });
+                    } else if inner.path.is_ident("sk") {
+                        sk = Some(TemplateAttr { lit: inner.value()?.parse()? });
+                    } else {
+                        return Err(inner.error("expected `pk = \"...\"` or `sk = \"...\"`"));
+                    }
+                    Ok(())
+                })?;
+                let pk = pk.ok_or_else(|| syn::Error::new(name.span(), "an index needs `pk = \"...\"`"))?;
+                out.indexes.push(IndexAttr { name, pk, sk });
+            } else {
+                return Err(meta.error(
+                    "unknown entity attribute; expected name, pk, sk, tenant, owner, version, ttl, unique(..), validate or gsiN(..)",
+                ));
+            }
+            Ok(())
+        })?;
+    }
+    Ok(out)
+}
+
+/// `gsi1`, `gsi2`, … (1 to 20, DynamoDB's default GSI quota).
+fn is_gsi_name(name: &str) -> bool {
+    name.strip_prefix("gsi").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=20).contains(&n))
+}
+
+/// The serde naming of a struct: container `rename_all` and per-field `rename`.
+pub fn serde_rename_all(attrs: &[syn::Attribute]) -> syn::Result<Option<LitStr>> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename_all") {
+                found = Some(meta.value()?.parse::<LitStr>()?);
+            } else {
+                skip_meta(&meta)?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(found)
+}
+
+/// A field's `#[serde(rename = "...")]`, if any.
+pub fn serde_rename(attrs: &[syn::Attribute]) -> syn::Result<Option<String>> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                found = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else {
+                skip_meta(&meta)?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(found)
+}
+
+/// Consumes a serde option this macro does not care about (`default`, `skip_serializing_if = ".."`,
+/// `with(..)`).
+fn skip_meta(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_meta(&inner))?;
+    }
+    Ok(())
+}
+
+/// Applies a serde `rename_all` rule to a Rust field name.
+pub fn apply_rename_all(rule: &LitStr, field: &str) -> syn::Result<String> {
+    let words: Vec<&str> = field.split('_').filter(|w| !w.is_empty()).collect();
+    let capitalise = |w: &str| {
+        let mut c = w.chars();
+        c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+    };
+    Ok(match rule.value().as_str() {
+        "snake_case" => field.to_string(),
+        "lowercase" => field.to_ascii_lowercase(),
+        "UPPERCASE" | "SCREAMING_SNAKE_CASE" => field.to_ascii_uppercase(),
+        "kebab-case" => field.replace('_', "-"),
+        "PascalCase" => words.iter().map(|w| capitalise(w)).collect(),
+        "camelCase" => {
+            let mut out = String::new();
+            for (i, w) in words.iter().enumerate() {
+                out.push_str(&if i == 0 { w.to_string() } else { capitalise(w) });
+            }
+            out
+        }
+        other => {
+            return Err(syn::Error::new(
+                rule.span(),
+                format!("monotable does not support rename_all = \"{other}\""),
+            ))
+        }
+    })
+}

@@ -1,0 +1,206 @@
+//! Authenticated, opaque pagination cursors (S10).
+//!
+//! Wire form: `base64url(payload) "." base64url(HMAC-SHA256(key, payload))`, where the payload
+//! is JSON holding the last evaluated key, the tenant, the target (entity type and index), a
+//! fingerprint of the query and an expiry (milliseconds since the epoch).
+//!
+//! Invariant: a cursor is only ever decoded after its tag verified (in constant time), and a
+//! verified cursor is used only if tenant, target and query fingerprint all equal the request
+//! at hand and it has not expired. The last evaluated key it carries can therefore only be one
+//! this library produced for this very query.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::entity::Item;
+use crate::error::{CursorError, Error};
+use crate::request::{item_from_json, item_json};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The key that signs cursors, and how long they live.
+#[derive(Clone)]
+pub struct CursorKey {
+    key: Vec<u8>,
+    ttl: Duration,
+}
+
+impl std::fmt::Debug for CursorKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CursorKey").field("key", &"<redacted>").field("ttl", &self.ttl).finish()
+    }
+}
+
+/// What a cursor is bound to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Binding {
+    pub tenant: String,
+    pub target: String,
+    pub fingerprint: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Payload {
+    /// Last evaluated key, DynamoDB JSON.
+    k: serde_json::Value,
+    t: String,
+    g: String,
+    q: String,
+    e: u64,
+}
+
+impl CursorKey {
+    /// A cursor key; at least 32 bytes of secret. Cursors live one hour by default.
+    pub fn new(secret: impl AsRef<[u8]>) -> Result<Self, Error> {
+        let key = secret.as_ref().to_vec();
+        if key.len() < 32 {
+            return Err(Error::Config("the cursor key must be at least 32 bytes".into()));
+        }
+        Ok(CursorKey { key, ttl: Duration::from_secs(3600) })
+    }
+
+    /// Changes how long issued cursors stay valid.
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    fn mac(&self) -> HmacSha256 {
+        // HMAC accepts keys of any length, so this cannot fail.
+        <HmacSha256 as Mac>::new_from_slice(&self.key)
+            .unwrap_or_else(|_| unreachable!("HMAC takes any key length"))
+    }
+
+    pub(crate) fn seal(&self, last_key: &Item, binding: &Binding) -> String {
+        let payload = Payload {
+            k: item_json(last_key),
+            t: binding.tenant.clone(),
+            g: binding.target.clone(),
+            q: binding.fingerprint.clone(),
+            e: now_ms().saturating_add(self.ttl.as_millis() as u64),
+        };
+        let body = serde_json::to_vec(&payload).unwrap_or_default();
+        let mut mac = self.mac();
+        mac.update(&body);
+        let tag = mac.finalize().into_bytes();
+        format!("{}.{}", URL_SAFE_NO_PAD.encode(&body), URL_SAFE_NO_PAD.encode(tag))
+    }
+
+    pub(crate) fn open(&self, cursor: &str, binding: &Binding) -> Result<Item, Error> {
+        let bad = |e| Error::InvalidCursor(e);
+        if cursor.len() > 8192 {
+            return Err(bad(CursorError::Malformed));
+        }
+        let (body, tag) = cursor.split_once('.').ok_or(bad(CursorError::Malformed))?;
+        let body = URL_SAFE_NO_PAD.decode(body).map_err(|_| bad(CursorError::Malformed))?;
+        let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| bad(CursorError::Malformed))?;
+        let mut mac = self.mac();
+        mac.update(&body);
+        mac.verify_slice(&tag).map_err(|_| bad(CursorError::BadSignature))?;
+        let payload: Payload = serde_json::from_slice(&body).map_err(|_| bad(CursorError::Malformed))?;
+        if now_ms() > payload.e {
+            return Err(bad(CursorError::Expired));
+        }
+        if payload.t != binding.tenant {
+            return Err(bad(CursorError::WrongTenant));
+        }
+        if payload.g != binding.target {
+            return Err(bad(CursorError::WrongTarget));
+        }
+        if payload.q != binding.fingerprint {
+            return Err(bad(CursorError::WrongQuery));
+        }
+        item_from_json(&payload.k).ok_or(bad(CursorError::Malformed))
+    }
+}
+
+/// A stable fingerprint of a query's shape (everything but start key and limit).
+pub(crate) fn fingerprint(parts: &serde_json::Value) -> String {
+    let digest = Sha256::digest(parts.to_string().as_bytes());
+    URL_SAFE_NO_PAD.encode(&digest[..16])
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_sdk_dynamodb::types::AttributeValue;
+
+    fn key() -> CursorKey {
+        CursorKey::new([7u8; 32]).unwrap()
+    }
+    fn binding() -> Binding {
+        Binding { tenant: "org-1".into(), target: "Record/table".into(), fingerprint: "fp".into() }
+    }
+    fn last() -> Item {
+        Item::from([("pk".to_string(), AttributeValue::S("ORG#org-1".into()))])
+    }
+
+    #[test]
+    fn s10_cursor_round_trips() {
+        let c = key().seal(&last(), &binding());
+        assert_eq!(key().open(&c, &binding()).unwrap(), last());
+    }
+
+    #[test]
+    fn s10_tampered_cursor_is_refused() {
+        let c = key().seal(&last(), &binding());
+        let (body, tag) = c.split_once('.').unwrap();
+        let mut raw = URL_SAFE_NO_PAD.decode(body).unwrap();
+        let text = String::from_utf8(raw.clone()).unwrap().replace("org-1", "org-2");
+        raw = text.into_bytes();
+        let forged = format!("{}.{}", URL_SAFE_NO_PAD.encode(raw), tag);
+        assert!(matches!(
+            key().open(&forged, &binding()),
+            Err(Error::InvalidCursor(CursorError::BadSignature))
+        ));
+        assert!(matches!(
+            key().open("not a cursor", &binding()),
+            Err(Error::InvalidCursor(CursorError::Malformed))
+        ));
+    }
+
+    #[test]
+    fn s10_cursor_signed_with_another_key_is_refused() {
+        let other = CursorKey::new([8u8; 32]).unwrap().seal(&last(), &binding());
+        assert!(matches!(
+            key().open(&other, &binding()),
+            Err(Error::InvalidCursor(CursorError::BadSignature))
+        ));
+    }
+
+    #[test]
+    fn s10_cross_tenant_target_and_query_cursors_are_refused() {
+        let c = key().seal(&last(), &binding());
+        let mut b = binding();
+        b.tenant = "org-2".into();
+        assert!(matches!(key().open(&c, &b), Err(Error::InvalidCursor(CursorError::WrongTenant))));
+        let mut b = binding();
+        b.target = "Record/gsi1".into();
+        assert!(matches!(key().open(&c, &b), Err(Error::InvalidCursor(CursorError::WrongTarget))));
+        let mut b = binding();
+        b.fingerprint = "other".into();
+        assert!(matches!(key().open(&c, &b), Err(Error::InvalidCursor(CursorError::WrongQuery))));
+    }
+
+    #[test]
+    fn s10_expired_cursor_is_refused() {
+        let k = key().with_ttl(Duration::from_millis(0));
+        let c = k.seal(&last(), &binding());
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(matches!(k.open(&c, &binding()), Err(Error::InvalidCursor(CursorError::Expired))));
+    }
+
+    #[test]
+    fn short_cursor_key_is_a_config_error() {
+        assert!(matches!(CursorKey::new(b"short"), Err(Error::Config(_))));
+    }
+}

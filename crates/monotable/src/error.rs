@@ -1,0 +1,264 @@
+//! The one error type of the library. Callers match on variants, never on message text.
+
+use std::fmt;
+
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+
+/// Everything a monotable operation can fail with.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The item does not exist.
+    #[error("{entity} not found")]
+    NotFound {
+        /// The entity type name.
+        entity: &'static str,
+    },
+    /// A condition of the write did not hold (S15–S17).
+    #[error("{entity}: conflict: {reason}")]
+    Conflict {
+        /// The entity type name.
+        entity: &'static str,
+        /// Why.
+        reason: ConflictReason,
+    },
+    /// The caller may not do this; nothing was sent to the database (S13, S14).
+    #[error("forbidden: {0}")]
+    Forbidden(ForbiddenReason),
+    /// The credential could not be verified.
+    #[error("unauthenticated: {0}")]
+    Unauthenticated(String),
+    /// Input failed validation; nothing was written (S20).
+    #[error("validation failed: {0}")]
+    Validation(ValidationErrors),
+    /// A pagination cursor was refused (S10).
+    #[error("invalid cursor: {0}")]
+    InvalidCursor(CursorError),
+    /// A DynamoDB limit would be exceeded; checked before sending.
+    #[error("limit exceeded: {what} allows at most {limit}, got {actual}")]
+    Limit {
+        /// Which limit.
+        what: &'static str,
+        /// The limit.
+        limit: usize,
+        /// What was asked for.
+        actual: usize,
+    },
+    /// DynamoDB throttled the request and retries did not help.
+    #[error("throttled during {operation}")]
+    Throttled {
+        /// The DynamoDB operation.
+        operation: &'static str,
+    },
+    /// A transaction was cancelled; one entry per action, in order.
+    #[error("transaction cancelled: {}", describe_actions(.0))]
+    TransactionCancelled(Vec<ActionOutcome>),
+    /// Start-up configuration is wrong (table name, conventions, colliding entity types).
+    #[error("configuration: {0}")]
+    Config(String),
+    /// Any other failure of the database or the transport.
+    #[error("backend error during {operation}: {message}")]
+    Backend {
+        /// The DynamoDB operation.
+        operation: &'static str,
+        /// The DynamoDB error code, when there is one.
+        code: Option<String>,
+        /// The message.
+        message: String,
+    },
+}
+
+/// Why a write conflicted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConflictReason {
+    /// `create` found an item with the same key and a different content.
+    AlreadyExists,
+    /// The stored version is not the one the caller read (S16).
+    VersionMismatch {
+        /// The version the caller expected.
+        expected: i64,
+    },
+    /// The idempotency key was used before with a different payload (S15).
+    IdempotencyKeyReused,
+    /// A unique field value is taken by another item (S17).
+    UniqueTaken {
+        /// The attribute name.
+        field: &'static str,
+    },
+    /// A condition of an `update` or `delete` did not hold.
+    ConditionFailed,
+}
+
+impl fmt::Display for ConflictReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConflictReason::AlreadyExists => write!(f, "an item with this key already exists"),
+            ConflictReason::VersionMismatch { expected } => {
+                write!(f, "the item changed since version {expected} was read")
+            }
+            ConflictReason::IdempotencyKeyReused => {
+                write!(f, "the idempotency key was already used with a different payload")
+            }
+            ConflictReason::UniqueTaken { field } => write!(f, "the value of `{field}` is already taken"),
+            ConflictReason::ConditionFailed => write!(f, "the condition did not hold"),
+        }
+    }
+}
+
+/// Why an operation was forbidden.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ForbiddenReason {
+    /// The caller does not hold this organisation.
+    NotAMember,
+    /// The operation needs the admin capability.
+    AdminRequired,
+    /// The item's tenant field is not the scope's tenant.
+    TenantMismatch,
+    /// The repository scope has no tenant, and the operation needs one.
+    NoTenant,
+}
+
+impl fmt::Display for ForbiddenReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ForbiddenReason::NotAMember => "the caller does not hold this organisation",
+            ForbiddenReason::AdminRequired => "the admin capability is required",
+            ForbiddenReason::TenantMismatch => "the item belongs to another tenant",
+            ForbiddenReason::NoTenant => "this operation needs a tenant scope",
+        })
+    }
+}
+
+/// Why a cursor was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CursorError {
+    /// Not base64url, or not the expected structure.
+    Malformed,
+    /// The authentication tag does not match: tampered or signed with another key.
+    BadSignature,
+    /// Past its expiry.
+    Expired,
+    /// Issued to another tenant.
+    WrongTenant,
+    /// Issued for another entity type or index.
+    WrongTarget,
+    /// Issued for a different query (key condition, filter, projection or order).
+    WrongQuery,
+}
+
+impl fmt::Display for CursorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CursorError::Malformed => "the cursor is malformed",
+            CursorError::BadSignature => "the cursor was altered or signed with another key",
+            CursorError::Expired => "the cursor has expired",
+            CursorError::WrongTenant => "the cursor was issued to another tenant",
+            CursorError::WrongTarget => "the cursor was issued for another entity type or index",
+            CursorError::WrongQuery => "the cursor was issued for a different query",
+        })
+    }
+}
+
+/// Field-level validation messages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ValidationErrors {
+    /// One entry per failed rule.
+    pub errors: Vec<FieldError>,
+}
+
+/// One failed validation rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field path (`email`, `address.city`).
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ValidationErrors {
+    /// One error on one field.
+    pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ValidationErrors { errors: vec![FieldError { field: field.into(), message: message.into() }] }
+    }
+
+    /// Whether there is a message for this field.
+    pub fn has(&self, field: &str) -> bool {
+        self.errors.iter().any(|e| e.field == field)
+    }
+}
+
+impl fmt::Display for ValidationErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect();
+        f.write_str(&parts.join("; "))
+    }
+}
+
+/// The outcome of one action of a cancelled transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ActionOutcome {
+    /// This action was fine; another one caused the cancellation.
+    Ok,
+    /// Its condition did not hold.
+    ConditionFailed,
+    /// Another transaction touched the item.
+    TransactionConflict,
+    /// Throttled.
+    Throttled,
+    /// Refused by validation.
+    Invalid(String),
+    /// Any other reason code.
+    Other(String),
+}
+
+fn describe_actions(actions: &[ActionOutcome]) -> String {
+    let failed: Vec<String> = actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| **a != ActionOutcome::Ok)
+        .map(|(i, a)| format!("action {i}: {a:?}"))
+        .collect();
+    failed.join(", ")
+}
+
+/// Result alias.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The DynamoDB error code of an SDK error, if it is a service error.
+pub(crate) fn code_of<E: ProvideErrorMetadata, R>(err: &SdkError<E, R>) -> Option<&str> {
+    err.code()
+}
+
+/// Maps an SDK error that has no operation-specific meaning.
+pub(crate) fn backend<E, R>(operation: &'static str, err: SdkError<E, R>) -> Error
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+    R: fmt::Debug,
+{
+    let code = err.code().map(str::to_string);
+    match code.as_deref() {
+        Some("ProvisionedThroughputExceededException" | "ThrottlingException" | "RequestLimitExceeded") => {
+            Error::Throttled { operation }
+        }
+        _ => {
+            let message = match err.message() {
+                Some(m) => m.to_string(),
+                None => {
+                    let mut text = err.to_string();
+                    let mut source = std::error::Error::source(&err);
+                    while let Some(s) = source {
+                        text.push_str(": ");
+                        text.push_str(&s.to_string());
+                        source = s.source();
+                    }
+                    text
+                }
+            };
+            Error::Backend { operation, code, message }
+        }
+    }
+}

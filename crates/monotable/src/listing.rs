@@ -1,0 +1,280 @@
+//! Listings: `list`, `query`, `query_as` (filter + projection) and collections, all paginated
+//! with authenticated cursors and full pages (S6, S8–S11, S14).
+//!
+//! Page filling: each page sends at most `read_budget` Query requests, each with
+//! `Limit = items still wanted`, so DynamoDB never returns more than the page needs; the next
+//! request starts from the previous `LastEvaluatedKey`. The cursor is the `LastEvaluatedKey` of
+//! the last request, i.e. the key of the last item returned (or, when the budget ran out, of the
+//! last item examined): resuming there neither skips nor repeats an item.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::de::DeserializeOwned;
+use serde_json::json;
+use tracing::Instrument;
+
+use crate::auth::Scope;
+use crate::cursor::{fingerprint, Binding};
+use crate::entity::{decode_item, Collection, Entity, EntityKey, Item};
+use crate::error::{Error, ForbiddenReason, ValidationErrors};
+use crate::expr::{Placeholders, Projection};
+use crate::query::{sort_condition, Page, Query};
+use crate::repo::Repository;
+use crate::request::Request;
+use crate::send::send;
+use crate::table::Table;
+
+/// The most items one page may hold.
+pub const MAX_PAGE: u32 = 1000;
+
+impl<T: Entity> Repository<T> {
+    /// Plans the first request of a query and the binding its cursors carry.
+    pub(crate) fn plan_query(
+        &self,
+        q: &Query<T>,
+        projection: Option<&[&'static str]>,
+    ) -> Result<(Request, Binding), Error> {
+        let s = self.schema();
+        let conv = &self.table.inner.conv;
+        if q.limit == 0 || q.limit > MAX_PAGE {
+            return Err(Error::Validation(ValidationErrors::field(
+                "limit",
+                format!("must be 1 to {MAX_PAGE}"),
+            )));
+        }
+        if let Some(tf) = s.tenant {
+            if q.partition.get(tf).is_some() {
+                // S12: the tenant comes from the scope, never from the request.
+                return Err(Error::Forbidden(ForbiddenReason::TenantMismatch));
+            }
+        }
+        let (pk_t, sk_t, pk_attr, sk_attr, index_name) = match q.index {
+            None => (&s.pk, Some(&s.sk), conv.pk.clone(), conv.sk.clone(), None),
+            Some(name) => {
+                let index = s.index(name).ok_or_else(|| {
+                    Error::Validation(ValidationErrors::field(
+                        "index",
+                        format!("`{}` declares no {name}", s.type_name),
+                    ))
+                })?;
+                (
+                    &index.pk,
+                    index.sk.as_ref(),
+                    conv.index_pk(name),
+                    conv.index_sk(name),
+                    Some(conv.index_name(name)),
+                )
+            }
+        };
+        let tenant_in_pk = s.tenant.is_some_and(|tf| pk_t.fields().any(|f| f == tf));
+        if s.tenant.is_some() && !tenant_in_pk && !self.scope.admin {
+            // S14: a partition without the tenant spans tenants.
+            return Err(Error::Forbidden(ForbiddenReason::AdminRequired));
+        }
+        for (f, _) in &q.partition.values {
+            if !pk_t.fields().any(|pf| pf == *f) {
+                return Err(Error::Validation(ValidationErrors::field(
+                    *f,
+                    format!("not a field of `{}`", pk_t.source),
+                )));
+            }
+        }
+        let pk = self.render_with(pk_t, &pk_attr, |f| {
+            q.partition.get(f).and_then(|v| v.as_deref().map(std::borrow::Cow::Borrowed))
+        })?;
+        let mut ph = Placeholders::default();
+        let pk_cond = format!("{} = {}", ph.name(&pk_attr), ph.value(AttributeValue::S(pk)));
+        let tenant = self.scope.tenant().map(str::to_string);
+        let tenant_field = s.tenant;
+        let extra = |f: &str| if Some(f) == tenant_field { tenant.clone() } else { None };
+        let key_condition = match sk_t {
+            Some(t) => {
+                format!("{pk_cond} AND {}", sort_condition(t, q.sort.as_ref(), extra, &sk_attr, &mut ph)?)
+            }
+            None if q.sort.is_some() => {
+                return Err(Error::Validation(ValidationErrors::field("sort", "this index has no sort key")))
+            }
+            None => pk_cond,
+        };
+        let mut filters = Vec::new();
+        if q.index.is_some() {
+            // Index overloading: other types may share the partition; keep only this one.
+            let et = ph.name(&conv.entity_type);
+            filters.push(format!("{et} = {}", ph.value(AttributeValue::S(s.type_name.into()))));
+        }
+        if let Some(f) = &q.filter {
+            filters.push(format!("({})", f.compile(&mut ph)?));
+        }
+        let filter = (!filters.is_empty()).then(|| filters.join(" AND "));
+        let projection = projection.map(|attrs| {
+            let mut p = Projection::<T>::new();
+            p.attrs = attrs.to_vec();
+            p.compile(&mut ph, &[])
+        });
+        let names: Vec<(&String, &String)> = ph.names.iter().collect();
+        let values: Vec<(&String, serde_json::Value)> =
+            ph.values.iter().map(|(k, v)| (k, crate::request::av_json(v))).collect();
+        let fp = fingerprint(&json!([
+            index_name,
+            key_condition,
+            filter,
+            projection,
+            names,
+            values,
+            !q.descending
+        ]));
+        let binding = Binding {
+            tenant: self.scope.cursor_tenant(),
+            target: format!("{}/{}", s.type_name, q.index.unwrap_or("table")),
+            fingerprint: fp,
+        };
+        let req = Request::Query {
+            table: self.table.inner.name.clone(),
+            index: index_name,
+            key_condition,
+            filter,
+            projection,
+            ph,
+            limit: Some(q.limit as i32),
+            forward: !q.descending,
+            start: None,
+        };
+        Ok((req, binding))
+    }
+
+    /// Runs a typed query on the table or a GSI (S8).
+    pub async fn query(&self, q: Query<T>) -> Result<Page<T>, Error> {
+        let span = self.span("query", q.index);
+        async {
+            let (req, binding) = self.plan_query(&q, None)?;
+            fill_page(&self.table, req, binding, q.limit, q.cursor.as_deref(), decode_item).await
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Every item of this type in the scope's partition, a page at a time (S8, S10).
+    pub async fn list(&self, limit: u32, cursor: Option<&str>) -> Result<Page<T>, Error> {
+        self.query(Query::table().limit(limit).after(cursor)).await
+    }
+
+    /// A query decoded into a projection type `P` that reads only the listed fields (S11).
+    pub async fn query_as<P: DeserializeOwned>(
+        &self,
+        q: Query<T>,
+        projection: Projection<T>,
+    ) -> Result<Page<P>, Error> {
+        let span = self.span("query", q.index);
+        async {
+            if projection.attrs.is_empty() {
+                return Err(Error::Validation(ValidationErrors::field(
+                    "projection",
+                    "name at least one field",
+                )));
+            }
+            let (req, binding) = self.plan_query(&q, Some(&projection.attrs))?;
+            fill_page(&self.table, req, binding, q.limit, q.cursor.as_deref(), decode_item).await
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+/// Runs a query a page at a time (see the module docs).
+pub(crate) async fn fill_page<P>(
+    table: &Table,
+    mut req: Request,
+    binding: Binding,
+    limit: u32,
+    cursor: Option<&str>,
+    decode: impl Fn(Item) -> Result<P, Error>,
+) -> Result<Page<P>, Error> {
+    let mut start = match cursor {
+        Some(c) => Some(table.inner.cursor.open(c, &binding)?),
+        None => None,
+    };
+    let mut items = Vec::new();
+    for _ in 0..table.inner.read_budget {
+        if let Request::Query { limit: l, start: s, .. } = &mut req {
+            *l = Some((limit as usize - items.len()) as i32);
+            *s = start.take();
+        }
+        let out = send(&table.inner.client, "query", &req).await?;
+        for item in out.items {
+            items.push(decode(item)?);
+        }
+        start = out.last_key;
+        if items.len() >= limit as usize || start.is_none() {
+            break;
+        }
+    }
+    let cursor = start.map(|k| table.inner.cursor.seal(&k, &binding));
+    Ok(Page { items, cursor })
+}
+
+impl Table {
+    /// One Query over a partition returning several entity types, decoded by entity type
+    /// into the collection enum `C` (S1, S3, S6). The partition is the table partition of
+    /// `anchor`'s key (its tenant comes from the scope).
+    pub async fn collection<C: Collection, K: EntityKey>(
+        &self,
+        scope: &Scope,
+        anchor: &K,
+        limit: u32,
+        cursor: Option<&str>,
+    ) -> Result<Page<C>, Error> {
+        let repo = self.repo::<K::Entity>(scope)?;
+        let span = repo.span("collection", None);
+        async {
+            let members = C::members();
+            if members.is_empty() || members.len() > 100 {
+                return Err(Error::Limit { what: "collection members", limit: 100, actual: members.len() });
+            }
+            if limit == 0 || limit > MAX_PAGE {
+                return Err(Error::Validation(ValidationErrors::field(
+                    "limit",
+                    format!("must be 1 to {MAX_PAGE}"),
+                )));
+            }
+            let conv = &self.inner.conv;
+            let s = <K::Entity as Entity>::schema();
+            let pk = repo.render_with(&s.pk, "pk", |f| anchor.key_part(f))?;
+            let mut ph = Placeholders::default();
+            let key_condition = format!("{} = {}", ph.name(&conv.pk), ph.value(AttributeValue::S(pk)));
+            let et = ph.name(&conv.entity_type);
+            let types: Vec<String> =
+                members.iter().map(|m| ph.value(AttributeValue::S(m.type_name.into()))).collect();
+            let filter = Some(format!("{et} IN ({})", types.join(", ")));
+            let names: Vec<String> = members.iter().map(|m| m.type_name.to_string()).collect();
+            let values: Vec<(&String, serde_json::Value)> =
+                ph.values.iter().map(|(k, v)| (k, crate::request::av_json(v))).collect();
+            let binding = Binding {
+                tenant: scope.cursor_tenant(),
+                target: format!("collection/{}", names.join(",")),
+                fingerprint: fingerprint(&json!([key_condition, filter, values])),
+            };
+            let req = Request::Query {
+                table: self.inner.name.clone(),
+                index: None,
+                key_condition,
+                filter,
+                projection: None,
+                ph,
+                limit: Some(limit as i32),
+                forward: true,
+                start: None,
+            };
+            let et_attr = conv.entity_type.clone();
+            let page = fill_page(self, req, binding, limit, cursor, |item: Item| {
+                let ty = match item.get(&et_attr) {
+                    Some(AttributeValue::S(t)) => t.clone(),
+                    _ => String::new(),
+                };
+                C::decode(&ty, item)
+            })
+            .await?;
+            Ok(Page { items: page.items.into_iter().flatten().collect(), cursor: page.cursor })
+        }
+        .instrument(span)
+        .await
+    }
+}

@@ -1,0 +1,110 @@
+//! The static description of an entity that `#[derive(Entity)]` generates.
+//!
+//! These types are plain data with `'static` lifetimes so the derive can emit them as a
+//! `static`; the runtime (key rendering, collision checks, request building) reads only this.
+
+/// One piece of a key template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Segment {
+    /// Literal text, copied verbatim.
+    Lit(&'static str),
+    /// A placeholder, replaced by the escaped value of the named Rust field.
+    Field(&'static str),
+}
+
+/// A parsed key template such as `ORG#{org_id}`.
+///
+/// Invariant (checked by the derive): every placeholder is followed by the end of the template
+/// or by the delimiter `#`.
+#[derive(Debug, Clone, Copy)]
+pub struct Template {
+    /// The template as written, for messages.
+    pub source: &'static str,
+    /// Its literals and placeholders in order.
+    pub segments: &'static [Segment],
+}
+
+impl Template {
+    /// The literal text before the first placeholder: the type prefix that `begins_with` uses.
+    pub fn literal_prefix(&self) -> String {
+        let mut out = String::new();
+        for seg in self.segments {
+            match seg {
+                Segment::Lit(l) => out.push_str(l),
+                Segment::Field(_) => break,
+            }
+        }
+        out
+    }
+
+    /// The placeholders in order.
+    pub fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.segments.iter().filter_map(|s| match s {
+            Segment::Field(f) => Some(*f),
+            Segment::Lit(_) => None,
+        })
+    }
+}
+
+/// A GSI key declaration of one entity (`gsi1(pk = "...", sk = "...")`).
+#[derive(Debug, Clone, Copy)]
+pub struct IndexSchema {
+    /// The logical index name, `gsi1` … `gsi20`.
+    pub name: &'static str,
+    /// The index partition key template.
+    pub pk: Template,
+    /// The index sort key template, if the index has one.
+    pub sk: Option<Template>,
+}
+
+/// A Rust field name and the attribute name serde writes it under.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldSchema {
+    /// The Rust field name (used in templates).
+    pub name: &'static str,
+    /// The stored attribute name (after serde renames).
+    pub attr: &'static str,
+}
+
+/// Everything the runtime knows about one entity type.
+#[derive(Debug)]
+pub struct EntitySchema {
+    /// The value of the entity-type attribute (S3).
+    pub type_name: &'static str,
+    /// Table partition key template.
+    pub pk: Template,
+    /// Table sort key template.
+    pub sk: Template,
+    /// GSI key templates.
+    pub indexes: &'static [IndexSchema],
+    /// The Rust name of the tenant field, which must appear in `pk` (S12).
+    pub tenant: Option<&'static str>,
+    /// Whether the tenant field names the owning user (`owner = ...`) rather than an
+    /// organisation (`tenant = ...`).
+    pub tenant_is_owner: bool,
+    /// The attribute holding the optimistic-concurrency version (S16).
+    pub version_attr: Option<&'static str>,
+    /// The attribute holding an expiry (epoch seconds), copied to the table's TTL attribute.
+    pub ttl_attr: Option<&'static str>,
+    /// Fields guarded by unique-constraint items (S17).
+    pub unique: &'static [FieldSchema],
+    /// All fields.
+    pub fields: &'static [FieldSchema],
+}
+
+impl EntitySchema {
+    /// The index declaration for a logical index name.
+    pub fn index(&self, name: &str) -> Option<&IndexSchema> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// The attribute name of a Rust field.
+    pub fn attr_of(&self, field: &str) -> Option<&'static str> {
+        self.fields.iter().find(|f| f.name == field).map(|f| f.attr)
+    }
+
+    /// Whether a Rust field appears in the table key templates.
+    pub fn is_table_key_field(&self, field: &str) -> bool {
+        self.pk.fields().chain(self.sk.fields()).any(|f| f == field)
+    }
+}
