@@ -55,8 +55,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
+    while let Some(&b) = bytes.get(i) {
         if matches!(b, b' ' | b'\t' | b'\r' | b'\n') {
             i += 1;
             continue;
@@ -64,7 +63,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         let start = i;
         let word_end = |from: usize| {
             let mut j = from;
-            while j < bytes.len() && is_word_byte(bytes[j]) {
+            while bytes.get(j).is_some_and(|b| is_word_byte(*b)) {
                 j += 1;
             }
             j
@@ -75,7 +74,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             b'0' => (TokenKind::Integer, i + 1),
             b'1'..=b'9' => {
                 let mut j = i + 1;
-                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                while bytes.get(j).is_some_and(u8::is_ascii_digit) {
                     j += 1;
                 }
                 (TokenKind::Integer, j)
@@ -110,7 +109,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             },
             _ => {
                 // One whole character, so that the range stays on char boundaries.
-                let len = text[i..].chars().next().map_or(1, char::len_utf8);
+                let len = text.get(i..).and_then(|rest| rest.chars().next()).map_or(1, char::len_utf8);
                 (TokenKind::Invalid, i + len)
             }
         };
