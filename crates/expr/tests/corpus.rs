@@ -9,6 +9,20 @@ use std::path::Path;
 
 use monotable_expr::{parse_condition, parse_projection, parse_update, ExprError, ExpressionKind};
 
+/// The corpus files of one directory (`ok` or `err`), sorted.
+fn files(dir: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data").join(dir);
+    let mut out: Vec<String> = std::fs::read_dir(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".txt"))
+        .map(|n| format!("{dir}/{n}"))
+        .collect();
+    out.sort();
+    out
+}
+
 fn lines(file: &str) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data").join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -29,7 +43,8 @@ fn canonical(file: &str, text: &str) -> Result<String, ExprError> {
 #[test]
 fn ok_corpus_parses_prints_canonically_and_round_trips() {
     let mut count = 0;
-    for file in ["ok/condition.txt", "ok/update.txt", "ok/projection.txt"] {
+    for file in files("ok") {
+        let file = file.as_str();
         for line in lines(file) {
             let (input, expected) = match line.split_once("\t=> ") {
                 Some((i, e)) => (i.to_owned(), e.to_owned()),
@@ -43,13 +58,14 @@ fn ok_corpus_parses_prints_canonically_and_round_trips() {
             count += 1;
         }
     }
-    assert!(count > 100, "corpus has {count} expressions");
+    assert!(count > 700, "corpus has {count} expressions");
 }
 
 #[test]
 fn err_corpus_fails_with_dynamodb_messages() {
     let mut failures = Vec::new();
-    for file in ["err/condition.txt", "err/update.txt", "err/projection.txt"] {
+    for file in files("err") {
+        let file = file.as_str();
         for line in lines(file) {
             let Some((input, message)) = line.split_once('\t') else { panic!("{file}: no tab in {line:?}") };
             match canonical(file, input) {
