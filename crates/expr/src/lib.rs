@@ -37,6 +37,7 @@ mod eval;
 mod key_condition;
 mod lexer;
 mod messages;
+mod overlap;
 mod params;
 mod parse_update;
 mod parser;

@@ -9,10 +9,9 @@ use crate::ast::{self, Clause, Operand as AstOperand};
 use crate::check::{Check, Place};
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
 use crate::messages::unknown_function;
+use crate::overlap::check_overlaps;
 use crate::params::Params;
-use crate::resolved::{
-    Path, PathDisplay, PathElement, Projection, SetValue, UpdateAction, UpdateOperand, UpdatePlan,
-};
+use crate::resolved::{Path, PathElement, Projection, SetValue, UpdateAction, UpdateOperand, UpdatePlan};
 
 /// DynamoDB's long type names in `ADD`/`DELETE` messages.
 fn long_type_name(t: AttributeType) -> &'static str {
@@ -76,53 +75,12 @@ fn set_operands(v: &ast::SetValue) -> Vec<&AstOperand> {
 }
 
 impl Check<'_, '_> {
-    fn compare_paths(&self, one: &[PathElement], two: &[PathElement]) -> Option<ExprError> {
-        for (a, b) in one.iter().zip(two) {
-            match (a, b) {
-                (PathElement::Attribute(x), PathElement::Attribute(y)) if x != y => return None,
-                (PathElement::Index(x), PathElement::Index(y)) if x != y => return None,
-                (PathElement::Attribute(_), PathElement::Index(_))
-                | (PathElement::Index(_), PathElement::Attribute(_)) => {
-                    return Some(ExprError::invalid(
-                        self.kind,
-                        ErrorKind::ConflictingPaths,
-                        format_args!(
-                            "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: {}, path two: {}",
-                            PathDisplay(one),
-                            PathDisplay(two)
-                        ),
-                    ));
-                }
-                _ => {}
-            }
-        }
-        Some(ExprError::invalid(
-            self.kind,
-            ErrorKind::OverlappingPaths,
-            format_args!(
-                "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: {}, path two: {}",
-                PathDisplay(one),
-                PathDisplay(two)
-            ),
-        ))
-    }
-
-    /// Overlapping paths (one a prefix of the other) first, then conflicting ones (a list
-    /// index and a map key at the same position); each pair compares an earlier path (one)
-    /// with a later one (two). Paths with undefined names have been refused before.
+    /// The resolved paths, refused when two of them overlap or conflict. Paths with
+    /// undefined names have been refused before.
     fn overlaps(&self, paths: &[&ast::Path]) -> Result<Vec<Path>, ExprError> {
         let resolved: Vec<Path> = paths.iter().filter_map(|p| self.params.peek_path(p)).collect();
-        let mut conflict = None;
-        for (j, later) in resolved.iter().enumerate() {
-            for earlier in resolved.iter().take(j) {
-                match self.compare_paths(earlier, later) {
-                    Some(e) if e.kind() == ErrorKind::OverlappingPaths => return Err(e),
-                    Some(e) if conflict.is_none() => conflict = Some(e),
-                    _ => {}
-                }
-            }
-        }
-        conflict.map_or(Ok(resolved), Err)
+        check_overlaps(&resolved, self.kind)?;
+        Ok(resolved)
     }
 
     /// DynamoDB's order for updates: per clause keyword (in order of first appearance) pass 1
