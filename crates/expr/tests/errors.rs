@@ -359,3 +359,19 @@ fn key_condition_errors() {
         row(Key, "pk = :v AND begins_with(:v, sk)", KeyCondition, "Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand"),
     ]);
 }
+
+#[test]
+fn the_longest_paths_a_4kb_expression_allows_are_refused_without_deep_recursion() {
+    let deep = format!("a{}", ".a".repeat(2040));
+    let names = HashMap::new();
+    let values = std_values();
+    for (entry, text) in [
+        (Entry::Update, format!("SET {deep} = :v")),
+        (Entry::Projection, format!("{deep}, b")),
+        (Entry::Filter, format!("{deep} = :v")),
+    ] {
+        assert!(text.len() <= 4096);
+        let e = run(entry, &text, &names, &values).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::PathTooDeep, "{}", e.message());
+    }
+}
