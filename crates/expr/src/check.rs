@@ -222,18 +222,21 @@ impl Check<'_, '_> {
         rest: impl IntoIterator<Item = &'o AstOperand>,
     ) -> Result<(), ExprError> {
         let AstOperand::Path(p) = first else { return Ok(()) };
+        let mut others = rest.into_iter().filter_map(|o| match o {
+            AstOperand::Path(q) => Some(q),
+            _ => None,
+        });
+        let Some(next) = others.next() else { return Ok(()) };
         let Some(resolved) = self.params.peek_path(p) else { return Ok(()) };
-        for other in rest {
-            if let AstOperand::Path(q) = other {
-                if self.params.peek_path(q).as_ref() == Some(&resolved) {
-                    return Err(self.err(
-                        ErrorKind::SameOperands,
-                        format_args!(
-                            "The first operand must be distinct from the remaining operands for this operator or function; operator: {operator}, first operand: {}",
-                            PathDisplay(&resolved)
-                        ),
-                    ));
-                }
+        for q in std::iter::once(next).chain(others) {
+            if self.params.peek_path(q).as_ref() == Some(&resolved) {
+                return Err(self.err(
+                    ErrorKind::SameOperands,
+                    format_args!(
+                        "The first operand must be distinct from the remaining operands for this operator or function; operator: {operator}, first operand: {}",
+                        PathDisplay(&resolved)
+                    ),
+                ));
             }
         }
         Ok(())
