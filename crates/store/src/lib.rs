@@ -17,6 +17,7 @@ mod group;
 mod keyspace;
 mod options;
 mod store;
+mod ttl;
 mod verify;
 
 pub use codec::VALUE_VERSION;
@@ -24,3 +25,4 @@ pub use error::StoreError;
 pub use keyspace::FjallKeyspace;
 pub use options::{ParseSyncPolicyError, StoreOptions, SyncPolicy};
 pub use store::{open, open_with, FjallStore, RecoveryReport, FORMAT_VERSION};
+pub use ttl::{Clock, ManualClock, SweepReport, SweepStats, SweeperHandle, SystemClock, TtlSweeper};
