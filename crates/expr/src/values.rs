@@ -34,13 +34,15 @@ pub fn value_size(v: &AttributeValue) -> Option<Number> {
     Some(Number::from(n))
 }
 
-/// DynamoDB's short rendering of a value in messages: `{S:abc}`, `{N:1.5}`.
+/// DynamoDB's short rendering of a value in messages: `{S:abc}`, `{N:1.5}`, and for binary
+/// the Java `ByteBuffer` description DynamoDB prints (`{B:java.nio.HeapByteBuffer[pos=0
+/// lim=3 cap=3]}`).
 pub fn value_brief(v: &AttributeValue) -> String {
     let ty = v.attribute_type();
     let body = match v {
         AttributeValue::S(s) => s.clone(),
         AttributeValue::N(n) => n.to_string(),
-        AttributeValue::B(b) => base64::engine::general_purpose::STANDARD.encode(b),
+        AttributeValue::B(b) => format!("java.nio.HeapByteBuffer[pos=0 lim={0} cap={0}]", b.len()),
         AttributeValue::Bool(b) => b.to_string(),
         AttributeValue::Null => "true".to_owned(),
         AttributeValue::Ss(s) => format!("[{}]", s.join(", ")),
@@ -82,5 +84,20 @@ mod tests {
     fn different_types_do_not_order() {
         assert_eq!(compare_scalars(&"1".into(), &AttributeValue::N(Number::from(1))), None);
         assert_eq!(compare_scalars(&AttributeValue::Bool(true), &AttributeValue::Bool(true)), None);
+    }
+}
+
+#[cfg(test)]
+mod brief_tests {
+    use super::*;
+
+    #[test]
+    fn briefs_match_dynamodb_messages() {
+        assert_eq!(value_brief(&"a".into()), "{S:a}");
+        assert_eq!(value_brief(&AttributeValue::N(Number::from(10))), "{N:10}");
+        assert_eq!(
+            value_brief(&AttributeValue::B(vec![1, 2, 3])),
+            "{B:java.nio.HeapByteBuffer[pos=0 lim=3 cap=3]}"
+        );
     }
 }
