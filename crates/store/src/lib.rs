@@ -17,6 +17,7 @@ mod group;
 mod keyspace;
 mod options;
 mod store;
+mod transfer;
 mod ttl;
 mod verify;
 
@@ -25,4 +26,8 @@ pub use error::StoreError;
 pub use keyspace::FjallKeyspace;
 pub use options::{ParseSyncPolicyError, StoreOptions, SyncPolicy};
 pub use store::{open, open_with, FjallStore, RecoveryReport, FORMAT_VERSION};
+pub use transfer::{
+    export_table, import_file, BadLine, ExportReport, ImportOptions, ImportReport, TableDefinition,
+    TransferError, DEFINITION_FORMAT,
+};
 pub use ttl::{Clock, ManualClock, SweepReport, SweepStats, SweeperHandle, SystemClock, TtlSweeper};
