@@ -4,7 +4,7 @@
 //! offered until it works). The endpoint and an aws CLI example are printed on stdout as soon
 //! as the socket is bound; logs go to stderr (`RUST_LOG=debug` shows one line per request).
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 use anyhow::Context;
 use monotable_engine::Engine;
@@ -73,11 +73,17 @@ async fn serve(host: String, port: u16, auth: Auth) -> anyhow::Result<()> {
         Auth::Verify(c) => format!("verifying SigV4 signatures for {} access key(s)", c.len()),
         _ => "any well-formed SigV4 credentials are accepted".to_string(),
     };
-    println!("monotable is serving DynamoDB on {endpoint} (in memory; {auth_note})");
-    println!("Point the aws CLI at it:");
-    println!("  AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1 \\");
-    println!("    aws dynamodb list-tables --endpoint-url {endpoint}");
-    println!("Stop with Ctrl-C.");
+    let banner = format!(
+        "monotable is serving DynamoDB on {endpoint} (in memory; {auth_note})\n\
+         Point the aws CLI at it:\n  \
+         AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1 \\\n    \
+         aws dynamodb list-tables --endpoint-url {endpoint}\n\
+         Stop with Ctrl-C.\n"
+    );
+    // A closed stdout (`monotable serve | head -1`) must not stop the server.
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(banner.as_bytes()).and_then(|()| stdout.flush());
+    drop(stdout);
     let service = Service::new(Engine::new()).with_auth(auth);
     monotable_server::serve(listener, service, shutdown_signal()).await?;
     tracing::info!("stopped");

@@ -1,0 +1,136 @@
+//! `monotable serve` as a user runs it: it prints its endpoint and an aws CLI hint, answers
+//! on that endpoint, and exits cleanly on SIGTERM and SIGINT.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Served {
+    child: Child,
+    endpoint: String,
+    banner: String,
+}
+
+fn start(args: &[&str]) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_monotable"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .env_remove("MONOTABLE_PORT")
+        .env_remove("MONOTABLE_CREDENTIALS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("monotable starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let mut banner = String::new();
+    for _ in 0..4 {
+        banner.push_str(&lines.next().and_then(Result::ok).unwrap_or_default());
+        banner.push('\n');
+    }
+    let endpoint = banner
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("no endpoint in the banner: {banner}"));
+    Served { child, endpoint, banner }
+}
+
+fn get_root(endpoint: &str) -> String {
+    let addr = endpoint.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).expect("connect to the printed endpoint");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+}
+
+fn signal_and_wait(mut served: Served, signal: &str) {
+    let status =
+        Command::new("kill").args([signal, &served.child.id().to_string()]).status().expect("kill(1)");
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        if let Some(status) = served.child.try_wait().expect("wait") {
+            assert!(status.success(), "monotable exits 0 after {signal}, got {status}");
+            return;
+        }
+        assert!(Instant::now() < deadline, "monotable did not stop within 15 s of {signal}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn serve_prints_its_endpoint_and_stops_on_sigterm() {
+    let served = start(&[]);
+    assert!(
+        served.banner.contains("aws dynamodb list-tables --endpoint-url http://127.0.0.1:"),
+        "{}",
+        served.banner
+    );
+    let response = get_root(&served.endpoint);
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.ends_with("healthy: monotable"), "{response}");
+    signal_and_wait(served, "-TERM");
+}
+
+#[test]
+fn serve_stops_on_sigint() {
+    let served = start(&["--in-memory"]);
+    assert!(get_root(&served.endpoint).starts_with("HTTP/1.1 200"));
+    signal_and_wait(served, "-INT");
+}
+
+#[test]
+fn verify_mode_without_credentials_is_refused() {
+    let output = Command::new(env!("CARGO_BIN_EXE_monotable"))
+        .args(["serve", "--port", "0", "--auth", "verify"])
+        .env_remove("MONOTABLE_CREDENTIALS")
+        .stdin(Stdio::null())
+        .output()
+        .expect("monotable runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--auth verify needs at least one key pair"), "{stderr}");
+}
+
+#[test]
+fn malformed_credentials_never_echo_the_secret() {
+    let output = Command::new(env!("CARGO_BIN_EXE_monotable"))
+        .args(["serve", "--port", "0", "--auth", "verify"])
+        .env("MONOTABLE_CREDENTIALS", "AKID:s3cr3t,broken-entry-with-secret")
+        .stdin(Stdio::null())
+        .output()
+        .expect("monotable runs");
+    assert!(!output.status.success());
+    let all =
+        format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(all.contains("credential #2"), "{all}");
+    assert!(!all.contains("s3cr3t") && !all.contains("broken-entry"), "{all}");
+}
+
+#[test]
+fn verify_mode_starts_with_credentials_from_the_environment() {
+    let served = {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_monotable"))
+            .args(["serve", "--port", "0", "--auth", "verify"])
+            .env("MONOTABLE_CREDENTIALS", "AKID1:secret-one")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("monotable starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).unwrap();
+        assert!(first.contains("verifying SigV4 signatures for 1 access key(s)"), "{first}");
+        assert!(!first.contains("secret-one"));
+        let endpoint =
+            first.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_default().to_string();
+        Served { child, endpoint, banner: first }
+    };
+    assert!(get_root(&served.endpoint).starts_with("HTTP/1.1 200"));
+    signal_and_wait(served, "-TERM");
+}
