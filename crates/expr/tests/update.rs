@@ -253,3 +253,63 @@ fn runtime_errors_come_in_dynamodb_order() {
     let e = update_with("SET a = a + :x, b = nothere", &mut it, n("1E+88")).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::MissingAttribute);
 }
+
+/// One value of each of DynamoDB's ten types.
+fn every_type() -> Vec<(&'static str, AttributeValue)> {
+    vec![
+        ("S", s("x")),
+        ("N", n("2")),
+        ("B", b(&[1])),
+        ("BOOL", AttributeValue::Bool(true)),
+        ("NULL", AttributeValue::Null),
+        ("M", m(vec![("k", s("v"))])),
+        ("L", l(vec![s("e")])),
+        ("SS", ss(&["a"])),
+        ("NS", ns(&["1"])),
+        ("BS", bs(&[&[9]])),
+    ]
+}
+
+#[test]
+fn add_delete_and_arithmetic_accept_only_their_types_at_apply_time() {
+    for (ty, existing) in every_type() {
+        let run = |text: &str, x: AttributeValue| {
+            let mut it = item(vec![("a", existing.clone())]);
+            update_with(text, &mut it, x).map(|_| it)
+        };
+        // ADD a number: only to a number.
+        let r = run("ADD a :x", n("3"));
+        assert_eq!(r.is_ok(), ty == "N", "ADD N to {ty}");
+        // ADD / DELETE a set: only to a set of the same type.
+        for (set_ty, set) in [("SS", ss(&["a", "z"])), ("NS", ns(&["1", "7"])), ("BS", bs(&[&[9], &[8]]))] {
+            let r = run("ADD a :x", set.clone());
+            assert_eq!(r.is_ok(), ty == set_ty, "ADD {set_ty} to {ty}");
+            let r = run("DELETE a :x", set);
+            assert_eq!(r.is_ok(), ty == set_ty, "DELETE {set_ty} from {ty}");
+            if let Ok(it) = r {
+                assert!(!it.contains_key("a"), "deleting every member removes the attribute");
+            }
+        }
+        // Arithmetic and list_append: only numbers and lists.
+        assert_eq!(run("SET a = a + :x", n("1")).is_ok(), ty == "N", "+ on {ty}");
+        assert_eq!(run("SET a = :x - a", n("1")).is_ok(), ty == "N", "- on {ty}");
+        assert_eq!(run("SET a = list_append(a, :x)", l(vec![])).is_ok(), ty == "L", "list_append on {ty}");
+        // SET and REMOVE work on every type.
+        assert!(run("SET a = :x", existing.clone()).is_ok());
+        assert!(run("REMOVE a", n("0")).unwrap().is_empty());
+        for err in
+            [run("ADD a :x", n("3")), run("SET a = a + :x", n("1"))].into_iter().filter_map(Result::err)
+        {
+            assert_eq!(err.kind(), ErrorKind::IncorrectOperandType);
+        }
+    }
+}
+
+#[test]
+fn set_if_not_exists_keeps_any_existing_type() {
+    for (ty, existing) in every_type() {
+        let mut it = item(vec![("a", existing.clone())]);
+        update_with("SET a = if_not_exists(a, :x)", &mut it, s("fallback")).unwrap();
+        assert_eq!(it["a"], existing, "{ty}");
+    }
+}
