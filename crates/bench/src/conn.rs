@@ -102,12 +102,24 @@ pub(crate) struct Response {
 }
 
 /// One HTTP/1.1 connection with keep-alive, driven by its own task.
+///
+/// When the server closes the connection between requests (servers without keep-alive,
+/// such as moto's, close after every response), the next [`Conn::send`] opens a new one
+/// and counts it in [`Conn::reconnects`]; the reconnection time is part of that request's
+/// latency, as it is for any client of such a server.
 pub(crate) struct Conn {
+    addr: SocketAddr,
     sender: SendRequest<Full<Bytes>>,
+    /// Connections opened after the first one.
+    pub reconnects: u64,
 }
 
 impl Conn {
     pub(crate) async fn connect(addr: SocketAddr) -> Result<Self, BenchError> {
+        Ok(Self { addr, sender: Self::open(addr).await?, reconnects: 0 })
+    }
+
+    async fn open(addr: SocketAddr) -> Result<SendRequest<Full<Bytes>>, BenchError> {
         let stream = TcpStream::connect(addr).await.map_err(|source| BenchError::Connect { addr, source })?;
         // Small request/response pairs: never wait for Nagle.
         stream.set_nodelay(true).map_err(|source| BenchError::Connect { addr, source })?;
@@ -117,12 +129,16 @@ impl Conn {
             // request that observes a closed connection reports the error.
             let _ = connection.await;
         });
-        Ok(Self { sender })
+        Ok(sender)
     }
 
     /// Sends one request and reads the whole response body.
     pub(crate) async fn send(&mut self, request: Request<Full<Bytes>>) -> Result<Response, BenchError> {
-        self.sender.ready().await?;
+        if self.sender.ready().await.is_err() {
+            self.sender = Self::open(self.addr).await?;
+            self.reconnects += 1;
+            self.sender.ready().await?;
+        }
         let response = self.sender.send_request(request).await?;
         let status = response.status().as_u16();
         let body = response.into_body().collect().await?.to_bytes();

@@ -73,6 +73,9 @@ pub struct Report {
     pub error_kinds: BTreeMap<String, u64>,
     /// Successful GetItem without an item or Query with no items.
     pub empty_results: u64,
+    /// Connections re-opened during the measured phase because the server closed them
+    /// (a server without keep-alive closes one per request).
+    pub reconnects: u64,
     /// Successful requests per second.
     pub throughput_per_sec: f64,
     pub latency_us: Latency,
@@ -145,6 +148,13 @@ impl Report {
             fmt_us(l.p99_9),
             fmt_us(l.max)
         );
+        if self.reconnects > 0 {
+            let _ = writeln!(
+                out,
+                "reconnects: {} (the server closed kept-alive connections; reconnecting is in the latency)",
+                self.reconnects
+            );
+        }
         if !self.error_kinds.is_empty() {
             let _ = writeln!(out, "errors by kind:");
             for (kind, count) in &self.error_kinds {
@@ -193,6 +203,7 @@ mod tests {
             errors: 3,
             error_kinds: BTreeMap::from([("ThrottlingException".to_string(), 3)]),
             empty_results: 0,
+            reconnects: 0,
             throughput_per_sec: 500.0,
             latency_us: Latency::from_nanos(&h),
             server_memory: Some(ServerMemory { pid: 42, rss_before_kib: Some(8192), rss_after_kib: None }),

@@ -100,6 +100,8 @@ struct TaskStats {
     ok: u64,
     empty: u64,
     errors: HashMap<String, u64>,
+    /// Connections re-opened because the server had closed them.
+    reconnects: u64,
 }
 
 fn histogram() -> Histogram<u64> {
@@ -144,7 +146,8 @@ async fn drive(
     mut index: usize,
     budget: Budget,
 ) -> (Option<Conn>, RequestSigner, TaskStats) {
-    let mut stats = TaskStats { histogram: histogram(), ok: 0, empty: 0, errors: HashMap::new() };
+    let mut stats =
+        TaskStats { histogram: histogram(), ok: 0, empty: 0, errors: HashMap::new(), reconnects: 0 };
     let count_error = |stats: &mut TaskStats, kind: String| *stats.errors.entry(kind).or_insert(0) += 1;
     while budget.take() {
         let Some(op) = ops.get(index % ops.len().max(1)) else { break };
@@ -177,9 +180,14 @@ async fn drive(
             Ok(response) => count_error(&mut stats, error_kind(response.status, &response.body)),
             Err(e) => {
                 count_error(&mut stats, format!("transport: {}", io_kind(&e)));
-                conn = None;
+                if let Some(c) = conn.take() {
+                    stats.reconnects += c.reconnects + 1;
+                }
             }
         }
+    }
+    if let Some(c) = conn.as_mut() {
+        stats.reconnects += std::mem::take(&mut c.reconnects);
     }
     (conn, signer, stats)
 }
@@ -275,13 +283,14 @@ async fn run_async(config: &BenchConfig, endpoint: Endpoint) -> Result<Report, B
     drop(conns);
 
     let mut merged = histogram();
-    let (mut ok, mut empty) = (0, 0);
+    let (mut ok, mut empty, mut reconnects) = (0, 0, 0);
     let mut error_kinds = BTreeMap::new();
     for s in &stats {
         // Both histograms share bounds, so adding cannot overflow them.
         let _ = merged.add(&s.histogram);
         ok += s.ok;
         empty += s.empty;
+        reconnects += s.reconnects;
         for (kind, n) in &s.errors {
             *error_kinds.entry(kind.clone()).or_insert(0) += n;
         }
@@ -307,6 +316,7 @@ async fn run_async(config: &BenchConfig, endpoint: Endpoint) -> Result<Report, B
         errors,
         error_kinds,
         empty_results: empty,
+        reconnects,
         throughput_per_sec: if secs > 0.0 { ok as f64 / secs } else { 0.0 },
         latency_us: Latency::from_nanos(&merged),
         server_memory: config.server_pid.map(|pid| ServerMemory {
@@ -369,5 +379,49 @@ mod tests {
         let mut c = BenchConfig::new(&format!("http://127.0.0.1:{port}"), Workload::Get);
         c.stop = Stop::Requests(10);
         assert!(matches!(run(&c), Err(BenchError::Connect { .. })));
+    }
+
+    /// A real (if minimal) HTTP server that answers `{}` and closes the connection after
+    /// every response, as servers without keep-alive do; it serves `n` connections and stops
+    /// (the thread is left to end with the test process if fewer arrive).
+    fn closing_server(n: usize) -> (u16, std::thread::JoinHandle<()>) {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let handle = std::thread::spawn(move || {
+            for stream in listener.incoming().take(n) {
+                let mut stream = stream.unwrap();
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    reader.read_line(&mut line).unwrap();
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap();
+                    }
+                    if line == "\r\n" || line.is_empty() {
+                        break;
+                    }
+                }
+                let mut body = vec![0; length];
+                reader.read_exact(&mut body).unwrap();
+                let reply = "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
+                stream.write_all(reply.as_bytes()).unwrap();
+            }
+        });
+        (port, handle)
+    }
+
+    #[test]
+    fn a_server_closing_every_connection_costs_reconnects_not_errors() {
+        // One connection at the start, then one per further request.
+        let (port, _server) = closing_server(19);
+        let mut c = BenchConfig::new(&format!("http://127.0.0.1:{port}"), Workload::Put);
+        c.setup = false;
+        c.concurrency = 1;
+        c.stop = Stop::Requests(19);
+        let report = run(&c).unwrap();
+        assert_eq!((report.ok, report.errors), (19, 0), "{:?}", report.error_kinds);
+        assert_eq!(report.reconnects, 18);
     }
 }
