@@ -1,14 +1,17 @@
 //! `monotable serve`: the DynamoDB JSON protocol on a local endpoint.
 //!
-//! Storage is in memory (the durable `--data-dir` store belongs to a later issue and is not
-//! offered until it works). The endpoint and an aws CLI example are printed on stdout as soon
-//! as the socket is bound; logs go to stderr (`RUST_LOG=debug` shows one line per request).
+//! Storage is in memory by default, or durable in `--data-dir DIR` (`monotable-store`, see
+//! docs/STORAGE.md). Expired TTL items are swept in the background either way. The endpoint
+//! and an aws CLI example are printed on stdout as soon as the socket is bound; logs go to
+//! stderr (`RUST_LOG=debug` shows one line per request).
 
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use monotable_engine::Engine;
 use monotable_server::{Auth, Credentials, Service};
+use monotable_store::{SyncPolicy, TtlSweeper};
 use tokio::net::TcpListener;
 
 /// How `monotable serve` authenticates requests.
@@ -29,9 +32,16 @@ pub struct ServeArgs {
     /// Port to listen on (0 picks a free one).
     #[arg(long, short, env = "MONOTABLE_PORT", default_value_t = 8000)]
     port: u16,
-    /// Keep all data in memory (the default, and for now the only storage).
-    #[arg(long)]
+    /// Keep all data in memory, lost on exit (the default).
+    #[arg(long, conflicts_with = "data_dir")]
     in_memory: bool,
+    /// Keep tables on disk in this directory (created if absent; refused if it holds
+    /// something other than a monotable store).
+    #[arg(long, value_name = "DIR", env = "MONOTABLE_DATA_DIR")]
+    data_dir: Option<PathBuf>,
+    /// With --data-dir: when a write reaches the disk: always, group (default), group:5ms or none.
+    #[arg(long, value_name = "POLICY", default_value = "group", requires = "data_dir")]
+    sync: String,
     /// Authentication mode.
     #[arg(long, value_enum, default_value_t = AuthMode::Accept)]
     auth: AuthMode,
@@ -43,8 +53,6 @@ pub struct ServeArgs {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     init_logging();
-    // In-memory storage is the default; the flag exists so that scripts can say so.
-    let _in_memory = args.in_memory;
     let auth = match args.auth {
         AuthMode::Accept => Auth::AcceptAny,
         AuthMode::Verify => {
@@ -57,14 +65,47 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Auth::Verify(credentials)
         }
     };
+    // `--in-memory` is the default; clap only uses it to refuse `--data-dir` alongside it.
+    let (engine, storage_note) = match &args.data_dir {
+        None => (Engine::new(), "in memory".to_string()),
+        Some(dir) => open_durable(dir, &args.sync)?,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("could not start the async runtime")?;
-    runtime.block_on(serve(args.host, args.port, auth))
+    let sweeper = TtlSweeper::new(engine.clone()).spawn();
+    let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth));
+    drop(sweeper);
+    result
 }
 
-async fn serve(host: String, port: u16, auth: Auth) -> anyhow::Result<()> {
+fn open_durable(dir: &Path, sync: &str) -> anyhow::Result<(Engine, String)> {
+    let sync: SyncPolicy = sync.parse()?;
+    let store = monotable_store::open(dir, sync)
+        .with_context(|| format!("could not open the data directory {}", dir.display()))?;
+    let report = store.recovery();
+    tracing::info!(
+        dir = %dir.display(),
+        %sync,
+        micros = report.elapsed.as_micros() as u64,
+        journals = report.journals,
+        torn_tail_bytes = report.torn_tail_bytes,
+        orphans_removed = report.orphans_removed,
+        "opened the data directory"
+    );
+    let engine = Engine::with_storage(store)
+        .map_err(|e| anyhow::anyhow!("could not load the tables in {}: {e}", dir.display()))?;
+    Ok((engine, format!("data in {}, sync {sync}", dir.display())))
+}
+
+async fn serve(
+    host: String,
+    port: u16,
+    engine: Engine,
+    storage_note: String,
+    auth: Auth,
+) -> anyhow::Result<()> {
     let listener = TcpListener::bind((host.as_str(), port))
         .await
         .with_context(|| format!("could not listen on {host}:{port}"))?;
@@ -74,7 +115,7 @@ async fn serve(host: String, port: u16, auth: Auth) -> anyhow::Result<()> {
         _ => "any well-formed SigV4 credentials are accepted".to_string(),
     };
     let banner = format!(
-        "monotable is serving DynamoDB on {endpoint} (in memory; {auth_note})\n\
+        "monotable is serving DynamoDB on {endpoint} ({storage_note}; {auth_note})\n\
          Point the aws CLI at it:\n  \
          AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1 \\\n    \
          aws dynamodb list-tables --endpoint-url {endpoint}\n\
@@ -84,7 +125,7 @@ async fn serve(host: String, port: u16, auth: Auth) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(banner.as_bytes()).and_then(|()| stdout.flush());
     drop(stdout);
-    let service = Service::new(Engine::new()).with_auth(auth);
+    let service = Service::new(engine).with_auth(auth);
     monotable_server::serve(listener, service, shutdown_signal()).await?;
     tracing::info!("stopped");
     Ok(())

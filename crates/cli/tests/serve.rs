@@ -17,6 +17,7 @@ fn start(args: &[&str]) -> Served {
         .args(["serve", "--port", "0"])
         .args(args)
         .env_remove("MONOTABLE_PORT")
+        .env_remove("MONOTABLE_DATA_DIR")
         .env_remove("MONOTABLE_CREDENTIALS")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -133,4 +134,58 @@ fn verify_mode_starts_with_credentials_from_the_environment() {
     };
     assert!(get_root(&served.endpoint).starts_with("HTTP/1.1 200"));
     signal_and_wait(served, "-TERM");
+}
+
+fn post(endpoint: &str, target: &str, body: &str) -> String {
+    let addr = endpoint.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).expect("connect to the printed endpoint");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\n\
+         X-Amz-Target: DynamoDB_20120810.{target}\r\nX-Amz-Date: 20240101T000000Z\r\n\
+         Authorization: AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/dynamodb/aws4_request, \
+         SignedHeaders=host;x-amz-date, Signature=00\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+}
+
+#[test]
+fn data_dir_keeps_tables_and_items_across_restarts() {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let dir = std::env::temp_dir().join(format!("monotable-serve-test-{}-{nanos}", std::process::id()));
+    let dir_arg = dir.to_string_lossy().into_owned();
+
+    let served = start(&["--data-dir", &dir_arg, "--sync", "always"]);
+    assert!(served.banner.contains(&format!("data in {dir_arg}")), "{}", served.banner);
+    let created = post(
+        &served.endpoint,
+        "CreateTable",
+        r#"{"TableName":"kept","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
+            "KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
+    );
+    assert!(created.starts_with("HTTP/1.1 200"), "{created}");
+    let put =
+        post(&served.endpoint, "PutItem", r#"{"TableName":"kept","Item":{"id":{"S":"a"},"n":{"N":"7"}}}"#);
+    assert!(put.starts_with("HTTP/1.1 200"), "{put}");
+    signal_and_wait(served, "-TERM");
+
+    let served = start(&["--data-dir", &dir_arg]);
+    let got = post(&served.endpoint, "GetItem", r#"{"TableName":"kept","Key":{"id":{"S":"a"}}}"#);
+    assert!(got.contains(r#""n":{"N":"7"}"#), "{got}");
+    signal_and_wait(served, "-TERM");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn in_memory_and_data_dir_are_exclusive() {
+    let output = Command::new(env!("CARGO_BIN_EXE_monotable"))
+        .args(["serve", "--port", "0", "--in-memory", "--data-dir", "/tmp/x"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("monotable runs");
+    assert!(!output.status.success());
 }
