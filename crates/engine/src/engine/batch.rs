@@ -155,7 +155,7 @@ pub(super) fn batch_write_item(
                         table: Arc::clone(&table),
                         key_item: schema.key.extract(&item),
                         key,
-                        mutation: Mutation::Put(item),
+                        mutation: Mutation::Put(Arc::new(item)),
                         condition: None,
                         return_old_on_failure: false,
                     }

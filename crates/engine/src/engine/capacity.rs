@@ -107,9 +107,7 @@ impl WriteCost {
         for index in &schema.indexes {
             let entry = |i: &Option<std::sync::Arc<Item>>| {
                 i.as_ref().and_then(|item| {
-                    index
-                        .entry_key(&schema.key, item)
-                        .map(|k| (k, item_size(&index.project(&schema.key, item))))
+                    index.entry_key(&schema.key, item).map(|k| (k, index.projected_size(&schema.key, item)))
                 })
             };
             let units = match (entry(&change.old), entry(&change.new)) {

@@ -238,8 +238,9 @@ pub(super) fn load_catalog(inner: &Inner) -> Result<(), Error> {
         let range =
             KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
         table.base.scan(&range, &mut |key, item| {
+            // Staging into a batch that is never committed computes the counters only.
             let change = Change { key: key.to_vec(), old: None, new: Some(Arc::clone(item)) };
-            table.account(&schema, &change);
+            table.account(table.stage(&schema, &change, &mut WriteBatch::default()));
             true
         })?;
         inner.tables.write().insert(name, table);
@@ -773,10 +774,9 @@ fn backfill(inner: &Inner, table: &Table, schema: &Schema, created: &[String]) -
     table.base.scan(&range, &mut |_, item| {
         for index in &targets {
             if let Some(k) = index.entry_key(&schema.key, item) {
-                let projected = index.project(&schema.key, item);
                 index.item_count.fetch_add(1, Ordering::Relaxed);
-                index.size_bytes.fetch_add(monotable_types::item_size(&projected) as i64, Ordering::Relaxed);
-                batch.put(&index.keyspace, k, projected);
+                index.size_bytes.fetch_add(index.projected_size(&schema.key, item) as i64, Ordering::Relaxed);
+                batch.put(&index.keyspace, k, index.project(&schema.key, item));
             }
         }
         true

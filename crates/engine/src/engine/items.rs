@@ -59,7 +59,7 @@ pub(super) fn key_bytes(schema: &Schema, key: &Item) -> Result<Vec<u8>, Error> {
 
 /// What a conditional write does to its item.
 pub(super) enum Mutation {
-    Put(Item),
+    Put(Arc<Item>),
     Update(UpdatePlan),
     Delete,
     Check,
@@ -106,7 +106,7 @@ impl Write {
         let new = match &self_.mutation {
             Mutation::Check => old.clone(),
             Mutation::Delete => None,
-            Mutation::Put(item) => Some(Arc::new(item.clone())),
+            Mutation::Put(item) => Some(Arc::clone(item)),
             Mutation::Update(plan) => {
                 let mut item = match &old {
                     Some(o) => (**o).clone(),
@@ -136,9 +136,9 @@ pub(super) fn run_write(inner: &Inner, write: &Write) -> Result<(Change, Arc<Sch
     };
     if !matches!(write.mutation, Mutation::Check) {
         let mut batch = WriteBatch::default();
-        table.stage(&schema, &change, &mut batch);
+        let deltas = table.stage(&schema, &change, &mut batch);
         inner.storage.commit(batch)?;
-        table.account(&schema, &change);
+        table.account(deltas);
     }
     Ok((change, schema))
 }
@@ -173,6 +173,14 @@ fn write_condition(
             "ConditionalOperator can only be used when Filter or Expected has two or more elements",
         )),
         None => Ok(None),
+    }
+}
+
+/// The capacity report of a single-item write (computed only when asked for).
+fn write_report(report: Report, schema: &Schema, change: &Change, table: &str) -> Option<ConsumedCapacity> {
+    match report {
+        Report::None => None,
+        _ => WriteCost::of(schema, change).report(report, table),
     }
 }
 
@@ -218,7 +226,10 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
     let key = key_bytes(&schema, input.key.as_ref().unwrap_or(&Item::new()))?;
     let found = table.base.get(&key)?;
     let consistent = input.consistent_read == Some(true);
-    let size = found.as_deref().map_or(0, monotable_types::item_size);
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    // Item sizes only matter for the capacity report.
+    let size =
+        if report == Report::None { 0 } else { found.as_deref().map_or(0, monotable_types::item_size) };
     let item = found.map(|i| match &projection {
         Some(p) => p.apply(&i),
         None => Item::clone(&i),
@@ -226,7 +237,7 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
     Ok(GetItemOutput {
         item,
         consumed_capacity: capacity::for_read(
-            Report::parse(input.return_consumed_capacity.as_deref()),
+            report,
             &table.name,
             None,
             capacity::read_units(size, consistent),
@@ -256,7 +267,7 @@ fn return_values_failure(rv: Option<&str>, allowed: &[&str]) -> Result<(), Error
     }
 }
 
-pub(super) fn put_item(inner: &Inner, input: PutItemInput) -> Result<PutItemOutput, Error> {
+pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItemOutput, Error> {
     let mut c = Constraints::default();
     c.name(input.table_name.as_deref(), "tableName", true);
     c.not_null("item", input.item.is_some());
@@ -276,7 +287,7 @@ pub(super) fn put_item(inner: &Inner, input: PutItemInput) -> Result<PutItemOutp
         ],
         &[("ConditionExpression", input.condition_expression.is_some())],
     )?;
-    let item = input.item.clone().unwrap_or_default();
+    let item = input.item.take().unwrap_or_default();
     validate::check_values(item.values())?;
     check_placeholders(
         input.expression_attribute_names.as_ref(),
@@ -300,15 +311,16 @@ pub(super) fn put_item(inner: &Inner, input: PutItemInput) -> Result<PutItemOutp
     let mut key = Vec::with_capacity(64);
     schema.key.encode_from(&item, &mut key);
     let write = Write {
-        key_item: schema.key.extract(&item),
+        // Only updates build on the key item.
+        key_item: Item::new(),
         table: Arc::clone(&table),
         key,
-        mutation: Mutation::Put(item),
+        mutation: Mutation::Put(Arc::new(item)),
         condition,
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
     let (change, schema) = run_write(inner, &write)?;
-    let cost = WriteCost::of(&schema, &change);
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
     Ok(PutItemOutput {
         item_collection_metrics: collection_metrics(
             &schema,
@@ -319,7 +331,7 @@ pub(super) fn put_item(inner: &Inner, input: PutItemInput) -> Result<PutItemOutp
             Some("ALL_OLD") => change.old.as_deref().cloned(),
             _ => None,
         },
-        consumed_capacity: cost.report(Report::parse(input.return_consumed_capacity.as_deref()), &table.name),
+        consumed_capacity: write_report(report, &schema, &change, &table.name),
     })
 }
 
@@ -370,7 +382,7 @@ pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<Delet
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
     let (change, schema) = run_write(inner, &write)?;
-    let cost = WriteCost::of(&schema, &change);
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
     Ok(DeleteItemOutput {
         item_collection_metrics: collection_metrics(
             &schema,
@@ -381,7 +393,7 @@ pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<Delet
             Some("ALL_OLD") => change.old.as_deref().cloned(),
             _ => None,
         },
-        consumed_capacity: cost.report(Report::parse(input.return_consumed_capacity.as_deref()), &table.name),
+        consumed_capacity: write_report(report, &schema, &change, &table.name),
     })
 }
 
@@ -444,7 +456,7 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
     let (change, schema) = run_write(inner, &write)?;
-    let cost = WriteCost::of(&schema, &change);
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
     let attributes = update_return_values(input.return_values.as_deref(), &write, &change);
     Ok(UpdateItemOutput {
         item_collection_metrics: collection_metrics(
@@ -453,7 +465,7 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
             input.return_item_collection_metrics.as_deref(),
         ),
         attributes,
-        consumed_capacity: cost.report(Report::parse(input.return_consumed_capacity.as_deref()), &table.name),
+        consumed_capacity: write_report(report, &schema, &change, &table.name),
     })
 }
 

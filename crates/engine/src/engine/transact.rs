@@ -117,7 +117,7 @@ fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
         validate::check_item_key(&schema.key, &it)?;
         validate::check_item_size(&it)?;
         validate::check_index_keys(&schema, &it)?;
-        Mutation::Put(it)
+        Mutation::Put(Arc::new(it))
     } else if item.delete.is_some() {
         Mutation::Delete
     } else if let Some(text) = update_text {
@@ -264,17 +264,18 @@ fn execute(inner: &Inner, actions: &[Action], report: Report) -> Result<Transact
         return Err(e);
     }
     let mut batch = WriteBatch::default();
+    let mut deltas = Vec::with_capacity(changes.len());
     for ((change, schema), a) in changes.iter().zip(actions) {
         if !matches!(a.write.mutation, Mutation::Check) {
-            a.write.table.stage(schema, change, &mut batch);
+            deltas.push((Arc::clone(&a.write.table), a.write.table.stage(schema, change, &mut batch)));
         }
     }
     inner.storage.commit(batch)?;
+    for (table, d) in deltas {
+        table.account(d);
+    }
     let mut costs: Vec<(String, WriteCost)> = Vec::new();
     for ((change, schema), a) in changes.iter().zip(actions) {
-        if !matches!(a.write.mutation, Mutation::Check) {
-            a.write.table.account(schema, change);
-        }
         let cost = WriteCost::of(schema, change).scale(2.0);
         match costs.iter_mut().find(|(n, _)| *n == a.table_name) {
             Some((_, c)) => c.add(cost),

@@ -56,8 +56,16 @@ impl Table {
         Arc::clone(&self.schema.read())
     }
 
-    /// Adds the base and index writes of `change` to `batch`.
-    pub fn stage(&self, schema: &Schema, change: &Change, batch: &mut WriteBatch) {
+    /// Adds the base and index writes of `change` to `batch`, returning the counter changes
+    /// to apply with [`Table::account`] once the batch has committed.
+    pub fn stage(&self, schema: &Schema, change: &Change, batch: &mut WriteBatch) -> Deltas {
+        let size = |i: &Option<Arc<Item>>| i.as_ref().map_or(0, |i| item_size(i) as i64);
+        let count = |i: &Option<Arc<Item>>| i.is_some() as i64;
+        let mut deltas = Deltas {
+            count: count(&change.new) - count(&change.old),
+            size: size(&change.new) - size(&change.old),
+            indexes: Vec::with_capacity(schema.indexes.len()),
+        };
         match &change.new {
             Some(item) => batch.put(&self.base, change.key.clone(), Arc::clone(item)),
             None if change.old.is_some() => batch.delete(&self.base, change.key.clone()),
@@ -66,36 +74,40 @@ impl Table {
         for index in &schema.indexes {
             let old_key = change.old.as_ref().and_then(|i| index.entry_key(&schema.key, i));
             let new_key = change.new.as_ref().and_then(|i| index.entry_key(&schema.key, i));
+            let (mut dc, mut ds) = (0i64, 0i64);
+            if let (Some(_), Some(item)) = (&old_key, &change.old) {
+                dc -= 1;
+                ds -= index.projected_size(&schema.key, item) as i64;
+            }
             if let Some(old_key) = &old_key {
                 if new_key.as_ref() != Some(old_key) {
                     batch.delete(&index.keyspace, old_key.clone());
                 }
             }
             if let (Some(new_key), Some(item)) = (new_key, &change.new) {
+                dc += 1;
+                ds += index.projected_size(&schema.key, item) as i64;
                 batch.put(&index.keyspace, new_key, index.project(&schema.key, item));
             }
+            deltas.indexes.push((Arc::clone(index), dc, ds));
         }
+        deltas
     }
 
-    /// Updates the item and size counters after `change` committed.
-    pub fn account(&self, schema: &Schema, change: &Change) {
-        let size = |i: &Option<Arc<Item>>| i.as_ref().map_or(0, |i| item_size(i) as i64);
-        let count = |i: &Option<Arc<Item>>| i.is_some() as i64;
-        self.item_count.fetch_add(count(&change.new) - count(&change.old), Ordering::Relaxed);
-        self.size_bytes.fetch_add(size(&change.new) - size(&change.old), Ordering::Relaxed);
-        for index in &schema.indexes {
-            let entry = |i: &Option<Arc<Item>>| -> (i64, i64) {
-                match i {
-                    Some(item) if index.entry_key(&schema.key, item).is_some() => {
-                        (1, item_size(&index.project(&schema.key, item)) as i64)
-                    }
-                    _ => (0, 0),
-                }
-            };
-            let (oc, os) = entry(&change.old);
-            let (nc, ns) = entry(&change.new);
-            index.item_count.fetch_add(nc - oc, Ordering::Relaxed);
-            index.size_bytes.fetch_add(ns - os, Ordering::Relaxed);
+    /// Applies the counter changes of a committed change.
+    pub fn account(&self, deltas: Deltas) {
+        self.item_count.fetch_add(deltas.count, Ordering::Relaxed);
+        self.size_bytes.fetch_add(deltas.size, Ordering::Relaxed);
+        for (index, count, size) in deltas.indexes {
+            index.item_count.fetch_add(count, Ordering::Relaxed);
+            index.size_bytes.fetch_add(size, Ordering::Relaxed);
         }
     }
+}
+
+/// Item-count and size changes of one staged change, per table and index.
+pub(crate) struct Deltas {
+    count: i64,
+    size: i64,
+    indexes: Vec<(Arc<Index>, i64, i64)>,
 }

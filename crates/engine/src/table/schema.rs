@@ -82,6 +82,23 @@ impl Index {
         table_key.encode_from(item, &mut out).then_some(out)
     }
 
+    /// The size of the entry [`Index::project`] would build, without building it.
+    pub fn projected_size(&self, table_key: &KeySchema, item: &Item) -> usize {
+        match &self.projection {
+            ProjectionKind::All => monotable_types::item_size(item),
+            ProjectionKind::KeysOnly | ProjectionKind::Include(_) => {
+                let extra: &[String] = match &self.projection {
+                    ProjectionKind::Include(names) => names,
+                    _ => &[],
+                };
+                item.iter()
+                    .filter(|(k, _)| table_key.is_key(k) || self.key.is_key(k) || extra.contains(k))
+                    .map(|(k, v)| k.len() + v.size())
+                    .sum()
+            }
+        }
+    }
+
     /// The attributes of `item` the index holds.
     pub fn project(&self, table_key: &KeySchema, item: &Arc<Item>) -> Arc<Item> {
         match &self.projection {
