@@ -78,15 +78,59 @@ operations! {
     UpdateTimeToLive => update_time_to_live(UpdateTimeToLiveInput),
 }
 
+/// DynamoDB operations this server does not implement. They are refused like unknown ones,
+/// but with a message saying so, to tell "not supported" apart from a typo.
+const NOT_IMPLEMENTED: &[&str] = &[
+    "BatchExecuteStatement",
+    "CreateBackup",
+    "CreateGlobalTable",
+    "DeleteBackup",
+    "DeleteResourcePolicy",
+    "DescribeBackup",
+    "DescribeContinuousBackups",
+    "DescribeContributorInsights",
+    "DescribeExport",
+    "DescribeGlobalTable",
+    "DescribeGlobalTableSettings",
+    "DescribeImport",
+    "DescribeKinesisStreamingDestination",
+    "DescribeTableReplicaAutoScaling",
+    "DisableKinesisStreamingDestination",
+    "EnableKinesisStreamingDestination",
+    "ExecuteStatement",
+    "ExecuteTransaction",
+    "ExportTableToPointInTime",
+    "GetResourcePolicy",
+    "ImportTable",
+    "ListBackups",
+    "ListContributorInsights",
+    "ListExports",
+    "ListGlobalTables",
+    "ListImports",
+    "PutResourcePolicy",
+    "RestoreTableFromBackup",
+    "RestoreTableToPointInTime",
+    "UpdateContinuousBackups",
+    "UpdateContributorInsights",
+    "UpdateGlobalTable",
+    "UpdateGlobalTableSettings",
+    "UpdateKinesisStreamingDestination",
+    "UpdateTableReplicaAutoScaling",
+];
+
 impl Operation {
     /// Parses an `X-Amz-Target` header value. A missing header, another API version or an
-    /// operation this server does not implement is `UnknownOperationException`, which DynamoDB
-    /// sends without a message.
+    /// unknown name is `UnknownOperationException`, which DynamoDB sends without a message; a
+    /// DynamoDB operation this server does not implement gets a message saying so.
     pub fn from_target(target: Option<&str>) -> Result<Operation, ServerError> {
-        target
-            .and_then(|t| t.strip_prefix(TARGET_PREFIX))
-            .and_then(Operation::from_name)
-            .ok_or(ServerError::UnknownOperation(None))
+        let name = target.and_then(|t| t.strip_prefix(TARGET_PREFIX));
+        match name.map(|n| (n, Operation::from_name(n))) {
+            Some((_, Some(op))) => Ok(op),
+            Some((name, None)) if NOT_IMPLEMENTED.contains(&name) => Err(ServerError::UnknownOperation(
+                Some(format!("monotable does not implement the DynamoDB operation {name}")),
+            )),
+            _ => Err(ServerError::UnknownOperation(None)),
+        }
     }
 }
 
@@ -119,6 +163,16 @@ mod tests {
         for &op in Operation::ALL {
             let target = format!("{TARGET_PREFIX}{}", op.name());
             assert_eq!(Operation::from_target(Some(&target)).unwrap(), op);
+        }
+    }
+
+    #[test]
+    fn unimplemented_dynamodb_operations_say_so() {
+        let e = Operation::from_target(Some("DynamoDB_20120810.ExecuteStatement")).unwrap_err();
+        assert_eq!(e.type_name(), "UnknownOperationException");
+        assert_eq!(e.message(), Some("monotable does not implement the DynamoDB operation ExecuteStatement"));
+        for name in NOT_IMPLEMENTED {
+            assert!(Operation::from_name(name).is_none(), "{name} is implemented");
         }
     }
 

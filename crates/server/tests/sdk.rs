@@ -360,6 +360,10 @@ async fn error_mapping(client: &Client) {
     let err = err.into_service_error();
     assert_eq!(err.code(), Some("ValidationException"));
     assert!(err.message().is_some_and(|m| !m.is_empty()));
+
+    let err =
+        client.execute_statement().statement("SELECT * FROM orders").send().await.expect_err("no PartiQL");
+    assert_eq!(err.into_service_error().code(), Some("UnknownOperationException"));
 }
 
 async fn scenario(client: &Client) {
