@@ -54,8 +54,10 @@ pub(super) fn batch_get_item(inner: &Inner, input: BatchGetItemInput) -> Result<
         super::legacy::check_mixing(
             &[("AttributesToGet", ka.attributes_to_get.is_some())],
             &[("ProjectionExpression", ka.projection_expression.is_some())],
+            ka.expression_attribute_names.is_some(),
+            false,
         )?;
-        check_placeholders(ka.expression_attribute_names.as_ref(), None, ka.projection_expression.is_some())?;
+        check_placeholders(ka.expression_attribute_names.as_ref(), None)?;
         let projection = read_projection(
             ka.projection_expression.as_deref(),
             ka.attributes_to_get.as_deref(),

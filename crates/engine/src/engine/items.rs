@@ -21,30 +21,48 @@ pub(super) fn expr_err(e: monotable_expr::ExprError) -> Error {
     Error::validation(e.message())
 }
 
-/// DynamoDB's checks on `ExpressionAttributeNames`/`Values` given without expressions, or empty.
+/// DynamoDB's checks of the `ExpressionAttributeNames`/`Values` maps themselves: not
+/// empty, placeholder syntax, valid values.
 pub(super) fn check_placeholders(
     names: Option<&ExpressionAttributeNames>,
     values: Option<&ExpressionAttributeValues>,
-    any_expression: bool,
 ) -> Result<(), Error> {
-    if names.is_some() && !any_expression {
-        return Err(Error::validation(
-            "ExpressionAttributeNames can only be specified when using expressions",
-        ));
+    let syntax = |key: &str, sigil: char| {
+        key.strip_prefix(sigil).is_some_and(|rest| {
+            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        })
+    };
+    if let Some(names) = names {
+        if names.is_empty() {
+            return Err(Error::validation("ExpressionAttributeNames must not be empty"));
+        }
+        let mut keys: Vec<&String> = names.keys().collect();
+        keys.sort();
+        if let Some(bad) = keys.iter().find(|k| !syntax(k, '#')) {
+            return Err(Error::validation(format!(
+                "ExpressionAttributeNames contains invalid key: Syntax error; key: \"{bad}\""
+            )));
+        }
     }
-    if values.is_some() && !any_expression {
-        return Err(Error::validation(
-            "ExpressionAttributeValues can only be specified when using expressions",
-        ));
-    }
-    if names.is_some_and(|n| n.is_empty()) {
-        return Err(Error::validation("ExpressionAttributeNames must not be empty"));
-    }
-    if values.is_some_and(|v| v.is_empty()) {
-        return Err(Error::validation("ExpressionAttributeValues must not be empty"));
-    }
-    if let Some(v) = values {
-        validate::check_values(v.values())?;
+    if let Some(values) = values {
+        if values.is_empty() {
+            return Err(Error::validation("ExpressionAttributeValues must not be empty"));
+        }
+        let mut keys: Vec<&String> = values.keys().collect();
+        keys.sort();
+        if let Some(bad) = keys.iter().find(|k| !syntax(k, ':')) {
+            return Err(Error::validation(format!(
+                "ExpressionAttributeValues contains invalid key: Syntax error; key: \"{bad}\""
+            )));
+        }
+        for k in keys {
+            validate::check_values(std::iter::once(&values[k])).map_err(|e| {
+                Error::validation(format!(
+                    "ExpressionAttributeValues contains invalid value: {} for key {k}",
+                    e.message
+                ))
+            })?;
+        }
     }
     Ok(())
 }
@@ -210,12 +228,10 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
     legacy::check_mixing(
         &[("AttributesToGet", input.attributes_to_get.is_some())],
         &[("ProjectionExpression", input.projection_expression.is_some())],
+        input.expression_attribute_names.is_some(),
+        false,
     )?;
-    check_placeholders(
-        input.expression_attribute_names.as_ref(),
-        None,
-        input.projection_expression.is_some(),
-    )?;
+    check_placeholders(input.expression_attribute_names.as_ref(), None)?;
     let projection = read_projection(
         input.projection_expression.as_deref(),
         input.attributes_to_get.as_deref(),
@@ -281,18 +297,16 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
     c.finish()?;
     return_values_failure(input.return_values.as_deref(), &["NONE", "ALL_OLD"])?;
     legacy::check_mixing(
-        &[
-            ("Expected", input.expected.is_some()),
-            ("ConditionalOperator", input.conditional_operator.is_some()),
-        ],
+        &[("Expected", input.expected.is_some())],
         &[("ConditionExpression", input.condition_expression.is_some())],
+        input.expression_attribute_names.is_some(),
+        input.expression_attribute_values.is_some(),
     )?;
     let item = input.item.take().unwrap_or_default();
     validate::check_values(item.values())?;
     check_placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
-        input.condition_expression.is_some(),
     )?;
     let mut params =
         Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
@@ -349,16 +363,14 @@ pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<Delet
     c.finish()?;
     return_values_failure(input.return_values.as_deref(), &["NONE", "ALL_OLD"])?;
     legacy::check_mixing(
-        &[
-            ("Expected", input.expected.is_some()),
-            ("ConditionalOperator", input.conditional_operator.is_some()),
-        ],
+        &[("Expected", input.expected.is_some())],
         &[("ConditionExpression", input.condition_expression.is_some())],
+        input.expression_attribute_names.is_some(),
+        input.expression_attribute_values.is_some(),
     )?;
     check_placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
-        input.condition_expression.is_some(),
     )?;
     let mut params =
         Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
@@ -410,20 +422,17 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
     );
     c.finish()?;
     legacy::check_mixing(
-        &[
-            ("AttributeUpdates", input.attribute_updates.is_some()),
-            ("Expected", input.expected.is_some()),
-            ("ConditionalOperator", input.conditional_operator.is_some()),
-        ],
+        &[("AttributeUpdates", input.attribute_updates.is_some()), ("Expected", input.expected.is_some())],
         &[
             ("UpdateExpression", input.update_expression.is_some()),
             ("ConditionExpression", input.condition_expression.is_some()),
         ],
+        input.expression_attribute_names.is_some(),
+        input.expression_attribute_values.is_some(),
     )?;
     check_placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
-        input.condition_expression.is_some() || input.update_expression.is_some(),
     )?;
     if let Some(u) = &input.attribute_updates {
         validate::check_values(u.values().filter_map(|u| u.value.as_ref()))?;

@@ -14,9 +14,16 @@ use crate::api::{AttributeValueUpdate, Condition, ExpectedAttributeValue};
 use crate::table::KeySchema;
 use crate::Error;
 
-/// Refuses requests that mix legacy and expression parameters, with DynamoDB's message.
-/// Each slice lists `(member name, present)`.
-pub(crate) fn check_mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Result<(), Error> {
+/// DynamoDB's checks of which parameters a request combines, in DynamoDB's order: legacy and
+/// expression parameters cannot be mixed; `ExpressionAttributeNames` needs some expression;
+/// `ExpressionAttributeValues` needs an expression other than a projection. Each slice lists
+/// `(member name, present)` in DynamoDB's order.
+pub(crate) fn check_mixing(
+    legacy: &[(&str, bool)],
+    expressions: &[(&str, bool)],
+    names: bool,
+    values: bool,
+) -> Result<(), Error> {
     let l: Vec<&str> = legacy.iter().filter(|(_, p)| *p).map(|(n, _)| *n).collect();
     let e: Vec<&str> = expressions.iter().filter(|(_, p)| *p).map(|(n, _)| *n).collect();
     if !l.is_empty() && !e.is_empty() {
@@ -24,6 +31,21 @@ pub(crate) fn check_mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)]
             "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",
             l.join(", "),
             e.join(", ")
+        )));
+    }
+    if names && e.is_empty() {
+        return Err(Error::validation(
+            "ExpressionAttributeNames can only be specified when using expressions",
+        ));
+    }
+    let value_expressions: Vec<&(&str, bool)> =
+        expressions.iter().filter(|(n, _)| *n != "ProjectionExpression").collect();
+    if values && !value_expressions.is_empty() && value_expressions.iter().all(|(_, p)| !*p) {
+        let list: Vec<&str> = value_expressions.iter().map(|(n, _)| *n).collect();
+        return Err(Error::validation(format!(
+            "ExpressionAttributeValues can only be specified when using expressions: {} {} null",
+            list.join(" and "),
+            if list.len() > 1 { "are" } else { "is" }
         )));
     }
     Ok(())
@@ -99,7 +121,50 @@ fn combine(mut parts: Vec<Cond>, operator: Option<&str>) -> Result<Option<Cond>,
     Ok(Some(acc))
 }
 
-/// `Expected` (with `ConditionalOperator`) as a condition.
+/// Checks an operator's argument list: count, one type for all, types the operator accepts
+/// and, for BETWEEN, an ordered range.
+fn check_arguments(op: &str, args: &[AttributeValue]) -> Result<(), Error> {
+    let count_ok = match op {
+        "NULL" | "NOT_NULL" => args.is_empty(),
+        "IN" => !args.is_empty(),
+        "BETWEEN" => args.len() == 2,
+        _ => args.len() == 1,
+    };
+    if !count_ok {
+        return Err(arg_count(op));
+    }
+    if let Some(first) = args.first() {
+        if args.iter().any(|a| a.attribute_type() != first.attribute_type()) {
+            return Err(Error::invalid_param(
+                "AttributeValues inside AttributeValueList must be of same type",
+            ));
+        }
+    }
+    let allowed: &[&str] = match op {
+        "EQ" | "NE" => &["S", "N", "B", "SS", "NS", "BS", "BOOL", "NULL", "M", "L"],
+        "BEGINS_WITH" => &["S", "B"],
+        _ => &["S", "N", "B"],
+    };
+    for a in args {
+        let t = a.attribute_type();
+        if !allowed.contains(&t.as_str()) {
+            return Err(Error::invalid_param(format!(
+                "ComparisonOperator {op} is not valid for {t} AttributeValue type"
+            )));
+        }
+    }
+    if let (Some("BETWEEN"), [lo, hi]) = (Some(op), args) {
+        if monotable_expr::compare_scalars(lo, hi) == Some(std::cmp::Ordering::Greater) {
+            return Err(Error::validation(
+                "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `Expected` (with `ConditionalOperator`) as a condition, with DynamoDB's rules for
+/// combining `Value`, `Exists`, `ComparisonOperator` and `AttributeValueList`.
 pub(crate) fn expected(
     map: &HashMap<String, ExpectedAttributeValue>,
     operator: Option<&str>,
@@ -109,32 +174,73 @@ pub(crate) fn expected(
     let mut parts = Vec::new();
     for name in names {
         let e = &map[name];
-        let part = match (&e.comparison_operator, e.exists, &e.value) {
-            (Some(op), None, None) => comparison(name, op, e.attribute_value_list.as_deref().unwrap_or_default())?,
-            (Some(op), _, Some(v)) if e.attribute_value_list.is_none() => comparison(name, op, std::slice::from_ref(v))?,
-            (Some(_), _, _) => {
-                return Err(Error::invalid_param(
-                    "Value or AttributeValueList must be used with ComparisonOperator",
-                ))
-            }
-            (None, Some(false), Some(_)) => {
+        if e.attribute_value_list.is_some() && e.value.is_some() {
+            return Err(Error::invalid_param(format!(
+                "Value and AttributeValueList cannot be used together for Attribute: {name}"
+            )));
+        }
+        let part = if let Some(op) = e.comparison_operator.as_deref() {
+            if e.exists.is_some() {
                 return Err(Error::invalid_param(format!(
-                    "Cannot expect an attribute to have a specified value while expecting it to not exist. Attribute: {name}"
-                )))
+                    "Exists and ComparisonOperator cannot be used together for Attribute: {name}"
+                )));
             }
-            (None, Some(false), None) => Cond::AttributeNotExists(attribute_path(name.clone())),
-            (None, _, Some(v)) => {
-                Cond::Compare(Operand::Path(attribute_path(name.clone())), Comparator::Eq, Operand::Value(v.clone()))
-            }
-            (None, _, None) => {
+            if op != "NULL" && op != "NOT_NULL" && e.attribute_value_list.is_none() && e.value.is_none() {
                 return Err(Error::invalid_param(format!(
-                    "Value must be provided when Exists is true for Attribute: {name}"
-                )))
+                    "Value or AttributeValueList must be used with ComparisonOperator: {op} for Attribute: {name}"
+                )));
+            }
+            let args: Vec<AttributeValue> = match (&e.attribute_value_list, &e.value) {
+                (Some(list), _) => list.clone(),
+                (None, Some(v)) => vec![v.clone()],
+                (None, None) => Vec::new(),
+            };
+            check_arguments(op, &args)?;
+            comparison(name, op, &args)?
+        } else if e.attribute_value_list.is_some() {
+            return Err(Error::invalid_param(format!(
+                "AttributeValueList can only be used with a ComparisonOperator for Attribute: {name}"
+            )));
+        } else {
+            let exists = e.exists.unwrap_or(true);
+            match (exists, &e.value) {
+                (true, None) => {
+                    return Err(Error::invalid_param(format!(
+                        "Value must be provided when Exists is {} for Attribute: {name}",
+                        if e.exists.is_none() { "null" } else { "true" }
+                    )))
+                }
+                (false, Some(_)) => {
+                    return Err(Error::invalid_param(format!(
+                        "Value cannot be used when Exists is false for Attribute: {name}"
+                    )))
+                }
+                (true, Some(v)) => Cond::Compare(
+                    Operand::Path(attribute_path(name.clone())),
+                    Comparator::Eq,
+                    Operand::Value(v.clone()),
+                ),
+                (false, None) => Cond::AttributeNotExists(attribute_path(name.clone())),
             }
         };
         parts.push(part);
     }
     combine(parts, operator)
+}
+
+/// Checks every condition of a `QueryFilter`, `ScanFilter` or `KeyConditions` map.
+pub(crate) fn check_filter(map: Option<&HashMap<String, Condition>>) -> Result<(), Error> {
+    let Some(map) = map else { return Ok(()) };
+    let mut names: Vec<&String> = map.keys().collect();
+    names.sort();
+    for name in names {
+        let c = &map[name];
+        crate::validate::check_values(c.attribute_value_list.iter().flatten())?;
+        if let Some(op) = c.comparison_operator.as_deref() {
+            check_arguments(op, c.attribute_value_list.as_deref().unwrap_or_default())?;
+        }
+    }
+    Ok(())
 }
 
 /// `QueryFilter` / `ScanFilter` (with `ConditionalOperator`) as a condition.
@@ -152,7 +258,9 @@ pub(crate) fn filter(
                 "1 validation error detected: Value null at 'comparisonOperator' failed to satisfy constraint: Member must not be null",
             )
         })?;
-        parts.push(comparison(name, op, c.attribute_value_list.as_deref().unwrap_or_default())?);
+        let args = c.attribute_value_list.as_deref().unwrap_or_default();
+        check_arguments(op, args)?;
+        parts.push(comparison(name, op, args)?);
     }
     combine(parts, operator)
 }
@@ -220,10 +328,8 @@ pub(crate) fn attribute_updates(
         let path = attribute_path(name.clone());
         let action = match (u.action.as_deref().unwrap_or("PUT"), &u.value) {
             ("PUT", Some(v)) => UpdateAction::Set(path, SetValue::Operand(UpdateOperand::Value(v.clone()))),
-            ("PUT", None) => {
-                return Err(Error::invalid_param(format!(
-                    "Only DELETE action is allowed when no attribute value is specified: {name}"
-                )))
+            ("PUT", None) | ("ADD", None) => {
+                return Err(Error::invalid_param("Only DELETE action is allowed when no attribute value is specified"))
             }
             ("DELETE", None) => UpdateAction::Remove(path),
             ("DELETE", Some(v)) => {
@@ -235,11 +341,30 @@ pub(crate) fn attribute_updates(
                 }
                 UpdateAction::Delete(path, v.clone())
             }
-            ("ADD", Some(v)) => UpdateAction::Add(path, v.clone()),
-            ("ADD", None) => {
-                return Err(Error::invalid_param(format!(
-                    "Only DELETE action is allowed when no attribute value is specified: {name}"
-                )))
+            ("ADD", Some(v)) => {
+                if !matches!(
+                    v,
+                    AttributeValue::L(_) | AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_) | AttributeValue::N(_)
+                ) {
+                    return Err(Error::invalid_param(format!(
+                        "ADD action is not supported for the type {}",
+                        v.attribute_type()
+                    )));
+                }
+                match v {
+                    // Legacy ADD on a list appends (creating the list when absent).
+                    AttributeValue::L(_) => UpdateAction::Set(
+                        path.clone(),
+                        SetValue::Operand(UpdateOperand::ListAppend(
+                            Box::new(UpdateOperand::IfNotExists(
+                                path,
+                                Box::new(UpdateOperand::Value(AttributeValue::L(Vec::new()))),
+                            )),
+                            Box::new(UpdateOperand::Value(v.clone())),
+                        )),
+                    ),
+                    _ => UpdateAction::Add(path, v.clone()),
+                }
             }
             (other, _) => {
                 return Err(Error::validation(format!(

@@ -81,6 +81,15 @@ impl Target {
     }
 }
 
+/// The values of an ExclusiveStartKey must be valid attribute values.
+fn check_start_key(esk: Option<&Item>) -> Result<(), Error> {
+    if let Some(esk) = esk {
+        crate::validate::check_values(esk.values())
+            .map_err(|e| Error::validation(format!("The provided starting key is invalid: {}", e.message)))?;
+    }
+    Ok(())
+}
+
 /// Finds the table and optional index of a read, with DynamoDB's checks.
 fn target(
     inner: &Inner,
@@ -362,28 +371,38 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
     legacy::check_mixing(
         &[
             ("AttributesToGet", input.attributes_to_get.is_some()),
-            ("KeyConditions", input.key_conditions.is_some()),
             ("QueryFilter", input.query_filter.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
+            // KeyConditions may accompany other expressions when KeyConditionExpression is absent.
+            ("KeyConditions", input.key_conditions.is_some() && input.key_condition_expression.is_some()),
         ],
         &[
             ("ProjectionExpression", input.projection_expression.is_some()),
-            ("KeyConditionExpression", input.key_condition_expression.is_some()),
             ("FilterExpression", input.filter_expression.is_some()),
+            ("KeyConditionExpression", input.key_condition_expression.is_some()),
         ],
+        input.expression_attribute_names.is_some(),
+        input.expression_attribute_values.is_some(),
     )?;
-    let any_expr = input.projection_expression.is_some()
-        || input.key_condition_expression.is_some()
-        || input.filter_expression.is_some();
-    check_placeholders(
-        input.expression_attribute_names.as_ref(),
-        input.expression_attribute_values.as_ref(),
-        any_expr,
-    )?;
+    legacy::check_filter(input.query_filter.as_ref())?;
+    if let Some(names) = &input.attributes_to_get {
+        legacy::attributes_to_get(names)?;
+    }
+    check_start_key(input.exclusive_start_key.as_ref())?;
     if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
         return Err(Error::validation(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
         ));
+    }
+    check_placeholders(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values.as_ref(),
+    )?;
+    if let Some(kc) = &input.key_conditions {
+        legacy::check_filter(Some(kc))?;
+        if kc.len() != 1 && kc.len() != 2 {
+            return Err(Error::validation("Conditions can be of length 1 or 2 only"));
+        }
     }
     let consistent = input.consistent_read == Some(true);
     let target = target(inner, input.table_name.as_deref(), input.index_name.as_deref(), consistent)?;
@@ -473,12 +492,17 @@ pub(super) fn scan(inner: &Inner, input: ScanInput) -> Result<ScanOutput, Error>
             ("ProjectionExpression", input.projection_expression.is_some()),
             ("FilterExpression", input.filter_expression.is_some()),
         ],
+        input.expression_attribute_names.is_some(),
+        input.expression_attribute_values.is_some(),
     )?;
-    let any_expr = input.projection_expression.is_some() || input.filter_expression.is_some();
+    legacy::check_filter(input.scan_filter.as_ref())?;
+    if let Some(names) = &input.attributes_to_get {
+        legacy::attributes_to_get(names)?;
+    }
+    check_start_key(input.exclusive_start_key.as_ref())?;
     check_placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
-        any_expr,
     )?;
     let mut params =
         Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());

@@ -106,7 +106,12 @@ fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
             "1 validation error detected: Value null at 'transactItems.1.member.update.updateExpression' failed to satisfy constraint: Member must not be null",
         ));
     }
-    check_placeholders(names.as_ref(), values.as_ref(), cond_text.is_some() || update_text.is_some())?;
+    let mut exprs = vec![("ConditionExpression", cond_text.is_some())];
+    if item.update.is_some() {
+        exprs.insert(0, ("UpdateExpression", update_text.is_some()));
+    }
+    super::legacy::check_mixing(&[], &exprs, names.is_some(), values.is_some())?;
+    check_placeholders(names.as_ref(), values.as_ref())?;
     let table = table_for_item_op(inner, table_name.as_deref())?;
     let schema = table.schema();
     let key_names: Vec<&str> = schema.key.attrs().map(|a| a.name.as_str()).collect();
@@ -314,11 +319,13 @@ pub(super) fn transact_get_items(
         let get = item.get.as_ref().ok_or_else(|| {
             Error::validation("1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null")
         })?;
-        check_placeholders(
-            get.expression_attribute_names.as_ref(),
-            None,
-            get.projection_expression.is_some(),
+        super::legacy::check_mixing(
+            &[],
+            &[("ProjectionExpression", get.projection_expression.is_some())],
+            get.expression_attribute_names.is_some(),
+            false,
         )?;
+        check_placeholders(get.expression_attribute_names.as_ref(), None)?;
         let projection = read_projection(
             get.projection_expression.as_deref(),
             None,

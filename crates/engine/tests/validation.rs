@@ -1,0 +1,222 @@
+//! DynamoDB's validation errors, one behaviour per test.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+fn key() -> serde_json::Value {
+    json!({"pk": {"S": "a"}, "sk": {"N": "1"}})
+}
+
+#[test]
+fn expression_values_without_a_value_expression_name_the_null_expressions() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.put_item(req(
+        json!({"TableName": "tbl", "Item": key(), "ExpressionAttributeValues": {":v": {"S": "x"}}}),
+    )));
+    assert_eq!(
+        msg,
+        "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null"
+    );
+    let (_, msg) = err(e.update_item(req(
+        json!({"TableName": "tbl", "Key": key(), "ExpressionAttributeValues": {":v": {"S": "x"}}}),
+    )));
+    assert_eq!(
+        msg,
+        "ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and ConditionExpression are null"
+    );
+}
+
+#[test]
+fn expression_names_without_expressions_are_refused() {
+    let e = engine_with_table();
+    let (_, msg) = err(
+        e.get_item(req(json!({"TableName": "tbl", "Key": key(), "ExpressionAttributeNames": {"#a": "a"}})))
+    );
+    assert_eq!(msg, "ExpressionAttributeNames can only be specified when using expressions");
+}
+
+#[test]
+fn empty_placeholder_maps_are_refused() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": key(),
+        "ConditionExpression": "attribute_exists(pk)", "ExpressionAttributeValues": {}}))));
+    assert_eq!(msg, "ExpressionAttributeValues must not be empty");
+}
+
+#[test]
+fn placeholder_keys_must_have_placeholder_syntax() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": key(),
+        "ConditionExpression": "attribute_exists(pk)", "ExpressionAttributeNames": {"a": "b"}}))));
+    assert_eq!(msg, "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\"");
+}
+
+#[test]
+fn invalid_expression_values_name_their_key() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.update_item(req(json!({"TableName": "tbl", "Key": key(),
+        "UpdateExpression": "ADD s :v", "ExpressionAttributeValues": {":v": {"SS": []}}}))));
+    assert_eq!(
+        msg,
+        "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: An string set  may not be empty for key :v"
+    );
+}
+
+#[test]
+fn duplicate_set_members_are_refused() {
+    let e = engine_with_table();
+    let mut item = key();
+    item["s"] = json!({"SS": ["a", "a"]});
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": item}))));
+    assert_eq!(
+        msg,
+        "One or more parameter values were invalid: Input collection [a, a] contains duplicates."
+    );
+}
+
+#[test]
+fn nesting_deeper_than_32_levels_is_refused() {
+    let e = engine_with_table();
+    let mut v = json!({"S": "leaf"});
+    for _ in 0..33 {
+        v = json!({"L": [v]});
+    }
+    let mut item = key();
+    item["deep"] = v;
+    let (kind, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": item}))));
+    assert_eq!(kind, "ValidationException");
+    assert_eq!(msg, "Nesting Levels have exceeded supported limits");
+}
+
+#[test]
+fn expected_exists_and_comparison_operator_cannot_be_combined() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": key(),
+        "Expected": {"a": {"Exists": true, "ComparisonOperator": "NULL"}}}))));
+    assert_eq!(msg, "One or more parameter values were invalid: Exists and ComparisonOperator cannot be used together for Attribute: a");
+}
+
+#[test]
+fn expected_value_is_required_unless_exists_is_false() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": key(), "Expected": {"a": {}}}))));
+    assert_eq!(msg, "One or more parameter values were invalid: Value must be provided when Exists is null for Attribute: a");
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": key(),
+        "Expected": {"a": {"Exists": false, "Value": {"S": "x"}}}}))));
+    assert_eq!(msg, "One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: a");
+}
+
+#[test]
+fn legacy_argument_counts_are_checked() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": key(),
+        "Expected": {"a": {"ComparisonOperator": "BETWEEN", "AttributeValueList": [{"N": "1"}]}}}))));
+    assert_eq!(msg, "One or more parameter values were invalid: Invalid number of argument(s) for the BETWEEN ComparisonOperator");
+}
+
+#[test]
+fn legacy_add_refuses_strings() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.update_item(req(json!({"TableName": "tbl", "Key": key(),
+        "AttributeUpdates": {"a": {"Action": "ADD", "Value": {"S": "x"}}}}))));
+    assert_eq!(msg, "One or more parameter values were invalid: ADD action is not supported for the type S");
+}
+
+#[test]
+fn legacy_add_appends_to_lists() {
+    let e = engine_with_table();
+    for _ in 0..2 {
+        e.update_item(req(json!({"TableName": "tbl", "Key": key(),
+            "AttributeUpdates": {"l": {"Action": "ADD", "Value": {"L": [{"S": "x"}]}}}})))
+            .unwrap();
+    }
+    let got = js(&e.get_item(req(json!({"TableName": "tbl", "Key": key()}))).unwrap());
+    assert_eq!(got["Item"]["l"], json!({"L": [{"S": "x"}, {"S": "x"}]}));
+}
+
+#[test]
+fn key_conditions_may_combine_with_a_filter_expression() {
+    let e = engine_with_table();
+    put(&e, json!({"pk": {"S": "a"}, "sk": {"N": "1"}, "v": {"N": "1"}}));
+    let out = e
+        .query(req(json!({"TableName": "tbl",
+            "KeyConditions": {"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]}},
+            "FilterExpression": "v = :one", "ExpressionAttributeValues": {":one": {"N": "1"}}})))
+        .unwrap();
+    assert_eq!(out.count, Some(1));
+}
+
+#[test]
+fn query_needs_a_key_condition() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.query(req(json!({"TableName": "tbl"}))));
+    assert_eq!(
+        msg,
+        "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."
+    );
+}
+
+#[test]
+fn all_projected_attributes_needs_an_index() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.query(req(json!({"TableName": "tbl", "Select": "ALL_PROJECTED_ATTRIBUTES",
+        "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "a"}}}))));
+    assert_eq!(msg, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+}
+
+#[test]
+fn bad_enum_values_are_constraint_errors() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": key(), "ReturnValues": "SOME"}))));
+    assert_eq!(
+        msg,
+        "1 validation error detected: Value 'SOME' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"
+    );
+}
+
+#[test]
+fn limit_must_be_positive() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.scan(req(json!({"TableName": "tbl", "Limit": 0}))));
+    assert_eq!(
+        msg,
+        "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+    );
+}
+
+#[test]
+fn unknown_index_is_refused() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.scan(req(json!({"TableName": "tbl", "IndexName": "nope"}))));
+    assert_eq!(msg, "The table does not have the specified index: nope");
+}
+
+#[test]
+fn partition_key_over_2048_bytes_is_refused() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.put_item(req(
+        json!({"TableName": "tbl", "Item": {"pk": {"S": "x".repeat(2049)}, "sk": {"N": "1"}}}),
+    )));
+    assert_eq!(msg, "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes");
+}
+
+#[test]
+fn transactions_over_100_actions_are_refused() {
+    let e = engine_with_table();
+    let items: Vec<_> = (0..101)
+        .map(|i| json!({"Put": {"TableName": "tbl", "Item": {"pk": {"S": "a"}, "sk": {"N": i.to_string()}}}}))
+        .collect();
+    let (kind, msg) = err(e.transact_write_items(req(json!({"TransactItems": items}))));
+    assert_eq!(kind, "ValidationException");
+    assert!(msg.contains("Member must have length less than or equal to 100"), "{msg}");
+}
+
+#[test]
+fn deletion_protection_blocks_delete_table() {
+    let e = engine_with_table();
+    e.update_table(req(json!({"TableName": "tbl", "DeletionProtectionEnabled": true}))).unwrap();
+    let (kind, _) = err(e.delete_table(req(json!({"TableName": "tbl"}))));
+    assert_eq!(kind, "ValidationException");
+}
