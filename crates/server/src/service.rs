@@ -5,6 +5,7 @@
 //! size, CORS preflight, method and content type, JSON syntax, `X-Amz-Target`, authentication, empty body,
 //! member types, then the engine's own validation.
 
+use std::panic::AssertUnwindSafe;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
@@ -108,7 +109,13 @@ impl Service {
         if body.is_empty() {
             return (Some(operation), Err(ServerError::Serialization(None)));
         }
-        (Some(operation), operation.call(&self.engine, body).map(Bytes::from))
+        // A panic in an operation is a bug; it becomes a 500 for this request instead of
+        // taking down the connection (or, in process, the caller's task).
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| operation.call(&self.engine, body)))
+            .unwrap_or_else(|_| {
+                Err(ServerError::Internal("The server encountered an internal error.".into()))
+            });
+        (Some(operation), result.map(Bytes::from))
     }
 }
 
