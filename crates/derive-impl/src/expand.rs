@@ -77,8 +77,7 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
     let is_owner = entity_attrs.owner.is_some();
     let tenant = entity_attrs.tenant.as_ref().or(entity_attrs.owner.as_ref()).map(&find).transpose()?;
     if let Some(tenant) = tenant {
-        let in_pk =
-            pk_segments.iter().any(|s| matches!(s, Segment::Field(f) if tenant.ident == f));
+        let in_pk = pk_segments.iter().any(|s| matches!(s, Segment::Field(f) if tenant.ident == f));
         if !in_pk {
             return Err(syn::Error::new(
                 tenant.ident.span(),

@@ -1,11 +1,13 @@
 //! Listings: `list`, `query`, `query_as` (filter + projection) and collections, all paginated
 //! with authenticated cursors and full pages (S6, S8–S11, S14).
 //!
-//! Page filling: each page sends at most `read_budget` Query requests, each with
-//! `Limit = items still wanted`, so DynamoDB never returns more than the page needs; the next
-//! request starts from the previous `LastEvaluatedKey`. The cursor is the `LastEvaluatedKey` of
-//! the last request, i.e. the key of the last item returned (or, when the budget ran out, of the
-//! last item examined): resuming there neither skips nor repeats an item.
+//! Page filling: each page sends at most `read_budget` Query requests; the first asks for
+//! `Limit = page size` and each further one for twice as many (up to 1000), since a filter
+//! is trimming results. Each request starts from the previous `LastEvaluatedKey`. When a
+//! response holds more matching items than the page still needs, the page takes what it needs
+//! and its cursor is the key of the last item it kept; otherwise the cursor is the last
+//! `LastEvaluatedKey` (which, if the budget ran out, is after the last item examined).
+//! Either way, resuming there neither skips nor repeats an item.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::DeserializeOwned;
@@ -32,7 +34,7 @@ impl<T: Entity> Repository<T> {
         &self,
         q: &Query<T>,
         projection: Option<&[&'static str]>,
-    ) -> Result<(Request, Binding), Error> {
+    ) -> Result<(Request, Paging), Error> {
         let s = self.schema();
         let conv = &self.table.inner.conv;
         if q.limit == 0 || q.limit > MAX_PAGE {
@@ -47,6 +49,7 @@ impl<T: Entity> Repository<T> {
                 return Err(Error::Forbidden(ForbiddenReason::TenantMismatch));
             }
         }
+        let mut key_attrs = vec![conv.pk.clone(), conv.sk.clone()];
         let (pk_t, sk_t, pk_attr, sk_attr, index_name) = match q.index {
             None => (&s.pk, Some(&s.sk), conv.pk.clone(), conv.sk.clone(), None),
             Some(name) => {
@@ -56,6 +59,10 @@ impl<T: Entity> Repository<T> {
                         format!("`{}` declares no {name}", s.type_name),
                     ))
                 })?;
+                key_attrs.push(conv.index_pk(name));
+                if index.sk.is_some() {
+                    key_attrs.push(conv.index_sk(name));
+                }
                 (
                     &index.pk,
                     index.sk.as_ref(),
@@ -108,7 +115,9 @@ impl<T: Entity> Repository<T> {
         let projection = projection.map(|attrs| {
             let mut p = Projection::<T>::new();
             p.attrs = attrs.to_vec();
-            p.compile(&mut ph, &[])
+            // Key attributes are always read so a page can end its cursor on any item.
+            let always: Vec<&str> = key_attrs.iter().map(String::as_str).collect();
+            p.compile(&mut ph, &always)
         });
         let names: Vec<(&String, &String)> = ph.names.iter().collect();
         let values: Vec<(&String, serde_json::Value)> =
@@ -138,15 +147,15 @@ impl<T: Entity> Repository<T> {
             forward: !q.descending,
             start: None,
         };
-        Ok((req, binding))
+        Ok((req, Paging { binding, key_attrs }))
     }
 
     /// Runs a typed query on the table or a GSI (S8).
     pub async fn query(&self, q: Query<T>) -> Result<Page<T>, Error> {
         let span = self.span("query", q.index);
         async {
-            let (req, binding) = self.plan_query(&q, None)?;
-            fill_page(&self.table, req, binding, q.limit, q.cursor.as_deref(), decode_item).await
+            let (req, paging) = self.plan_query(&q, None)?;
+            fill_page(&self.table, req, paging, q.limit, q.cursor.as_deref(), decode_item).await
         }
         .instrument(span)
         .await
@@ -171,44 +180,64 @@ impl<T: Entity> Repository<T> {
                     "name at least one field",
                 )));
             }
-            let (req, binding) = self.plan_query(&q, Some(&projection.attrs))?;
-            fill_page(&self.table, req, binding, q.limit, q.cursor.as_deref(), decode_item).await
+            let (req, paging) = self.plan_query(&q, Some(&projection.attrs))?;
+            fill_page(&self.table, req, paging, q.limit, q.cursor.as_deref(), decode_item).await
         }
         .instrument(span)
         .await
     }
 }
 
+/// What a listing's cursors carry and which attributes make up an item's position.
+pub(crate) struct Paging {
+    pub binding: Binding,
+    pub key_attrs: Vec<String>,
+}
+
 /// Runs a query a page at a time (see the module docs).
 pub(crate) async fn fill_page<P>(
     table: &Table,
     mut req: Request,
-    binding: Binding,
+    paging: Paging,
     limit: u32,
     cursor: Option<&str>,
     decode: impl Fn(Item) -> Result<P, Error>,
 ) -> Result<Page<P>, Error> {
     let mut start = match cursor {
-        Some(c) => Some(table.inner.cursor.open(c, &binding)?),
+        Some(c) => Some(table.inner.cursor.open(c, &paging.binding)?),
         None => None,
     };
+    let wanted = limit as usize;
     let mut items = Vec::new();
+    let mut ask = limit;
     for _ in 0..table.inner.read_budget {
         if let Request::Query { limit: l, start: s, .. } = &mut req {
-            *l = Some((limit as usize - items.len()) as i32);
+            *l = Some(ask as i32);
             *s = start.take();
         }
+        ask = (ask.saturating_mul(2)).min(MAX_PAGE);
         let out = send(&table.inner.client, "query", &req).await?;
-        for item in out.items {
+        let room = wanted - items.len();
+        let mut last_kept = None;
+        let overflow = out.items.len() > room;
+        for item in out.items.into_iter().take(room) {
+            if overflow {
+                last_kept = Some(position(&item, &paging.key_attrs));
+            }
             items.push(decode(item)?);
         }
-        start = out.last_key;
-        if items.len() >= limit as usize || start.is_none() {
+        start = if overflow { last_kept } else { out.last_key };
+        if items.len() >= wanted || start.is_none() {
             break;
         }
     }
-    let cursor = start.map(|k| table.inner.cursor.seal(&k, &binding));
+    let cursor = start.map(|k| table.inner.cursor.seal(&k, &paging.binding));
     Ok(Page { items, cursor })
+}
+
+/// The key attributes of an item: where a listing resumes after it.
+fn position(item: &Item, key_attrs: &[String]) -> Item {
+    key_attrs.iter().filter_map(|a| item.get(a).map(|v| (a.clone(), v.clone()))).collect()
 }
 
 impl Table {
@@ -264,7 +293,8 @@ impl Table {
                 start: None,
             };
             let et_attr = conv.entity_type.clone();
-            let page = fill_page(self, req, binding, limit, cursor, |item: Item| {
+            let paging = Paging { binding, key_attrs: vec![conv.pk.clone(), conv.sk.clone()] };
+            let page = fill_page(self, req, paging, limit, cursor, |item: Item| {
                 let ty = match item.get(&et_attr) {
                     Some(AttributeValue::S(t)) => t.clone(),
                     _ => String::new(),

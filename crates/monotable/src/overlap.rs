@@ -144,5 +144,10 @@ mod tests {
         let profile_x =
             Template { source: "PROFILE#{x}", segments: &[Segment::Lit("PROFILE#"), Segment::Field("x")] };
         assert!(prefix_reaches("PROFILE", &profile_x));
+        let detail = Template {
+            source: "RECORD#{id}#DETAIL",
+            segments: &[Segment::Lit("RECORD#"), Segment::Field("id"), Segment::Lit("#DETAIL")],
+        };
+        assert!(prefix_reaches("RECORD#", &detail));
     }
 }

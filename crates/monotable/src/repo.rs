@@ -137,8 +137,11 @@ impl<T: Entity> Repository<T> {
         what: &str,
         get: impl Fn(&str) -> Option<Cow<'a, str>>,
     ) -> Result<String, Error> {
-        let tenant = self.tenant()?;
         let tenant_field = self.schema().tenant;
+        let tenant = match tenant_field {
+            Some(tf) if t.fields().any(|f| f == tf) => self.tenant()?,
+            _ => None,
+        };
         render(t, what, |f| if Some(f) == tenant_field { tenant.map(Cow::Borrowed) } else { get(f) })
     }
 

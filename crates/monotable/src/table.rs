@@ -176,6 +176,11 @@ impl Table {
         &self.inner.name
     }
 
+    /// The DynamoDB client (for infrastructure and tooling, not handlers: S8).
+    pub fn client(&self) -> &Client {
+        &self.inner.client
+    }
+
     /// The naming convention.
     pub fn conventions(&self) -> &Conventions {
         &self.inner.conv
