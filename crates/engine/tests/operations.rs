@@ -520,3 +520,21 @@ fn gsi_key_type_mismatch_is_refused() {
     )));
     assert_eq!(msg, "One or more parameter values were invalid: Type mismatch for Index Key gpk Expected: S Actual: N IndexName: gsi");
 }
+
+#[test]
+fn item_collection_metrics_for_tables_with_lsi() {
+    let e = engine_with_table();
+    let out = e
+        .put_item(req(json!({"TableName": "tbl", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}},
+            "ReturnItemCollectionMetrics": "SIZE"})))
+        .unwrap();
+    assert_eq!(
+        js(&out.item_collection_metrics),
+        json!({"ItemCollectionKey": {"pk": {"S": "a"}}, "SizeEstimateRangeGB": [0.0, 1.0]})
+    );
+    let out = e
+        .transact_write_items(req(json!({"ReturnItemCollectionMetrics": "SIZE", "TransactItems": [
+            {"Put": {"TableName": "tbl", "Item": {"pk": {"S": "b"}, "sk": {"N": "1"}}}}]})))
+        .unwrap();
+    assert_eq!(out.item_collection_metrics.unwrap()["tbl"].len(), 1);
+}

@@ -197,8 +197,12 @@ pub(super) fn batch_write_item(
             Some((_, c)) => c.add(cost),
             None => costs.push((name.clone(), cost)),
         }
-        if let Some(m) = collection_metrics(&schema, &change, input.return_item_collection_metrics.as_deref())
-        {
+        if let Some(m) = collection_metrics(
+            &write.table,
+            &schema,
+            &change,
+            input.return_item_collection_metrics.as_deref(),
+        )? {
             metrics.entry(name.clone()).or_default().push(m);
         }
     }

@@ -25,9 +25,9 @@ struct CatalogEntry {
 }
 
 const MAX_LSI: usize = 5;
-const MAX_GSI: usize = 20;
+pub(super) const MAX_GSI: usize = 20;
 
-fn key_type_enum(c: &mut Constraints, schema: Option<&Vec<KeySchemaElement>>, path: &str) {
+pub(super) fn key_type_enum(c: &mut Constraints, schema: Option<&Vec<KeySchemaElement>>, path: &str) {
     let Some(schema) = schema else { return };
     for (i, e) in schema.iter().enumerate() {
         c.one_of(e.key_type.as_deref(), &format!("{path}.{}.member.keyType", i + 1), &["HASH", "RANGE"]);
@@ -42,7 +42,7 @@ fn key_type_enum(c: &mut Constraints, schema: Option<&Vec<KeySchemaElement>>, pa
     }
 }
 
-fn projection_enum(c: &mut Constraints, p: Option<&Projection>, path: &str) {
+pub(super) fn projection_enum(c: &mut Constraints, p: Option<&Projection>, path: &str) {
     if let Some(p) = p {
         c.one_of(
             p.projection_type.as_deref(),
@@ -53,7 +53,7 @@ fn projection_enum(c: &mut Constraints, p: Option<&Projection>, path: &str) {
 }
 
 /// Resolves a key schema against the attribute definitions.
-fn resolve_key(
+pub(super) fn resolve_key(
     elements: &[KeySchemaElement],
     defs: &HashMap<&str, AttributeType>,
     index: Option<&str>,
@@ -105,7 +105,7 @@ fn resolve_key(
     Ok(KeySchema { pk, sk })
 }
 
-fn resolve_projection(p: Option<&Projection>, index: &str) -> Result<ProjectionKind, Error> {
+pub(super) fn resolve_projection(p: Option<&Projection>, index: &str) -> Result<ProjectionKind, Error> {
     let p = p.ok_or_else(|| Error::invalid_param(format!("Projection not specified for index: {index}")))?;
     let kind = p.projection_type.as_deref().unwrap_or("ALL");
     match (kind, &p.non_key_attributes) {
@@ -135,7 +135,7 @@ fn check_billing(mode: Option<&str>, pt: Option<&ProvisionedThroughput>) -> Resu
     }
 }
 
-fn pt_constraints(c: &mut Constraints, pt: Option<&ProvisionedThroughput>, path: &str) {
+pub(super) fn pt_constraints(c: &mut Constraints, pt: Option<&ProvisionedThroughput>, path: &str) {
     if let Some(pt) = pt {
         c.not_null(&format!("{path}.writeCapacityUnits"), pt.write_capacity_units.is_some());
         c.not_null(&format!("{path}.readCapacityUnits"), pt.read_capacity_units.is_some());
@@ -144,7 +144,7 @@ fn pt_constraints(c: &mut Constraints, pt: Option<&ProvisionedThroughput>, path:
     }
 }
 
-fn pt_description(pt: Option<&ProvisionedThroughput>) -> ProvisionedThroughputDescription {
+pub(super) fn pt_description(pt: Option<&ProvisionedThroughput>) -> ProvisionedThroughputDescription {
     ProvisionedThroughputDescription {
         number_of_decreases_today: Some(0),
         read_capacity_units: Some(pt.and_then(|p| p.read_capacity_units).unwrap_or(0)),
@@ -153,7 +153,7 @@ fn pt_description(pt: Option<&ProvisionedThroughput>) -> ProvisionedThroughputDe
     }
 }
 
-fn new_index(
+pub(super) fn new_index(
     inner: &Inner,
     table_id: &str,
     name: &str,
@@ -200,7 +200,7 @@ fn schema_from_description(inner: &Inner, d: &TableDescription) -> Result<Schema
     Ok(Schema { key, indexes })
 }
 
-fn save(inner: &Inner, table: &Table) -> Result<(), Error> {
+pub(super) fn save(inner: &Inner, table: &Table) -> Result<(), Error> {
     let meta = table.meta.lock();
     let entry = CatalogEntry {
         description: meta.description.clone(),
@@ -455,7 +455,10 @@ impl From<GlobalSecondaryIndex> for CreateGlobalSecondaryIndexAction {
     }
 }
 
-fn gsi_description(arn: &str, g: CreateGlobalSecondaryIndexAction) -> GlobalSecondaryIndexDescription {
+pub(super) fn gsi_description(
+    arn: &str,
+    g: CreateGlobalSecondaryIndexAction,
+) -> GlobalSecondaryIndexDescription {
     GlobalSecondaryIndexDescription {
         index_arn: Some(format!("{arn}/index/{}", g.index_name.as_deref().unwrap_or_default())),
         index_name: g.index_name,
@@ -496,7 +499,7 @@ pub(super) fn describe(table: &Table) -> TableDescription {
     d
 }
 
-fn control_table(inner: &Inner, name: Option<&str>) -> Result<Arc<Table>, Error> {
+pub(super) fn control_table(inner: &Inner, name: Option<&str>) -> Result<Arc<Table>, Error> {
     let mut c = Constraints::default();
     c.name(name, "tableName", true);
     c.finish()?;
@@ -551,366 +554,4 @@ pub(super) fn delete_table(inner: &Inner, input: DeleteTableInput) -> Result<Del
     }
     inner.storage.drop_keyspace(table.base.name())?;
     Ok(DeleteTableOutput { table_description: Some(d) })
-}
-
-pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<UpdateTableOutput, Error> {
-    let mut c = Constraints::default();
-    c.name(input.table_name.as_deref(), "tableName", true);
-    c.one_of(input.billing_mode.as_deref(), "billingMode", &["PROVISIONED", "PAY_PER_REQUEST"]);
-    pt_constraints(&mut c, input.provisioned_throughput.as_ref(), "provisionedThroughput");
-    for (i, u) in input.global_secondary_index_updates.iter().flatten().enumerate() {
-        if let Some(cr) = &u.create {
-            let path = format!("globalSecondaryIndexUpdates.{}.member.create", i + 1);
-            c.name(cr.index_name.as_deref(), &format!("{path}.indexName"), true);
-            key_type_enum(&mut c, cr.key_schema.as_ref(), &format!("{path}.keySchema"));
-            projection_enum(&mut c, cr.projection.as_ref(), &format!("{path}.projection"));
-        }
-    }
-    c.finish()?;
-    if input.replica_updates.is_some() {
-        return Err(Error::validation("Global tables (ReplicaUpdates) are not supported by this engine"));
-    }
-    let nothing = input.billing_mode.is_none()
-        && input.provisioned_throughput.is_none()
-        && input.global_secondary_index_updates.is_none()
-        && input.stream_specification.is_none()
-        && input.sse_specification.is_none()
-        && input.table_class.is_none()
-        && input.deletion_protection_enabled.is_none()
-        && input.on_demand_throughput.is_none();
-    if nothing {
-        return Err(Error::validation(
-            "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
-        ));
-    }
-    let table = control_table(inner, input.table_name.as_deref())?;
-    let _gate = table.gate.write();
-    let mut meta_guard = table.meta.lock();
-    let mut d = meta_guard.description.clone();
-    let now = now_epoch();
-    let current_mode = d
-        .billing_mode_summary
-        .as_ref()
-        .and_then(|b| b.billing_mode.clone())
-        .unwrap_or_else(|| "PROVISIONED".into());
-    if let Some(mode) = &input.billing_mode {
-        if mode == "PROVISIONED" && input.provisioned_throughput.is_none() && current_mode != "PROVISIONED" {
-            return Err(Error::invalid_param(
-                "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
-            ));
-        }
-        d.billing_mode_summary = Some(BillingModeSummary {
-            billing_mode: Some(mode.clone()),
-            last_update_to_pay_per_request_date_time: (mode == "PAY_PER_REQUEST").then_some(now),
-        });
-        if mode == "PAY_PER_REQUEST" {
-            d.provisioned_throughput = Some(pt_description(None));
-        }
-    }
-    if let Some(pt) = &input.provisioned_throughput {
-        let mode = input.billing_mode.clone().unwrap_or(current_mode);
-        if mode == "PAY_PER_REQUEST" {
-            return Err(Error::invalid_param(
-                "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
-            ));
-        }
-        let old = d.provisioned_throughput.clone().unwrap_or_default();
-        let mut new = pt_description(Some(pt));
-        new.last_increase_date_time = old.last_increase_date_time;
-        new.last_decrease_date_time = old.last_decrease_date_time;
-        new.number_of_decreases_today = old.number_of_decreases_today;
-        if new.read_capacity_units > old.read_capacity_units
-            || new.write_capacity_units > old.write_capacity_units
-        {
-            new.last_increase_date_time = Some(now);
-        }
-        if new.read_capacity_units < old.read_capacity_units
-            || new.write_capacity_units < old.write_capacity_units
-        {
-            new.last_decrease_date_time = Some(now);
-            new.number_of_decreases_today = Some(old.number_of_decreases_today.unwrap_or(0) + 1);
-        }
-        d.provisioned_throughput = Some(new);
-    }
-    if let Some(s) = &input.stream_specification {
-        let enabled = s.stream_enabled == Some(true);
-        d.stream_specification = enabled.then(|| s.clone());
-        d.latest_stream_label = enabled.then(|| format!("{now}"));
-        d.latest_stream_arn =
-            enabled.then(|| format!("{}/stream/{now}", d.table_arn.clone().unwrap_or_default()));
-    }
-    if let Some(p) = input.deletion_protection_enabled {
-        d.deletion_protection_enabled = Some(p);
-    }
-    if let Some(tc) = &input.table_class {
-        d.table_class_summary =
-            Some(TableClassSummary { table_class: Some(tc.clone()), last_update_date_time: Some(now) });
-    }
-    if let Some(s) = &input.sse_specification {
-        d.sse_description = (s.enabled == Some(true)).then(|| SSEDescription {
-            status: Some("ENABLED".into()),
-            sse_type: Some(s.sse_type.clone().unwrap_or_else(|| "KMS".into())),
-            kms_master_key_arn: s.kms_master_key_id.clone(),
-        });
-    }
-    if let Some(o) = &input.on_demand_throughput {
-        d.on_demand_throughput = Some(o.clone());
-    }
-    let mut schema = Schema { key: table.schema().key.clone(), indexes: table.schema().indexes.clone() };
-    let mut dropped = Vec::new();
-    let mut created = Vec::new();
-    for u in input.global_secondary_index_updates.iter().flatten() {
-        apply_gsi_update(inner, &table, &input, u, &mut d, &mut schema, &mut dropped, &mut created)?;
-    }
-    // Backfill new indexes from the base table while writers are held at the gate.
-    if !created.is_empty() {
-        backfill(inner, &table, &schema, &created)?;
-    }
-    *table.schema.write() = Arc::new(schema);
-    for ks in dropped {
-        inner.storage.drop_keyspace(&ks)?;
-    }
-    meta_guard.description = d;
-    drop(meta_guard);
-    save(inner, &table)?;
-    Ok(UpdateTableOutput { table_description: Some(describe(&table)) })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn apply_gsi_update(
-    inner: &Inner,
-    table: &Table,
-    input: &UpdateTableInput,
-    u: &GlobalSecondaryIndexUpdate,
-    d: &mut TableDescription,
-    schema: &mut Schema,
-    dropped: &mut Vec<String>,
-    created: &mut Vec<String>,
-) -> Result<(), Error> {
-    let arn = d.table_arn.clone().unwrap_or_default();
-    if let Some(cr) = &u.create {
-        let iname = cr.index_name.clone().unwrap_or_default();
-        if schema.index(&iname).is_some() {
-            return Err(Error::invalid_param(format!("Index with name: {iname} already exists")));
-        }
-        if schema.indexes.iter().filter(|i| i.global).count() >= MAX_GSI {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded,
-                format!(
-                    "Subscriber limit exceeded: The table {} already has {MAX_GSI} global secondary indexes",
-                    table.name
-                ),
-            ));
-        }
-        let mut defs_list = d.attribute_definitions.clone().unwrap_or_default();
-        for a in input.attribute_definitions.iter().flatten() {
-            if !defs_list.iter().any(|x| x.attribute_name == a.attribute_name) {
-                defs_list.push(a.clone());
-            }
-        }
-        let defs: HashMap<&str, AttributeType> = defs_list
-            .iter()
-            .filter_map(|a| {
-                Some((a.attribute_name.as_deref()?, AttributeType::parse(a.attribute_type.as_deref()?)?))
-            })
-            .collect();
-        let key = resolve_key(cr.key_schema.as_deref().unwrap_or_default(), &defs, Some(&iname))?;
-        let projection = resolve_projection(cr.projection.as_ref(), &iname)?;
-        let table_id = d.table_id.clone().unwrap_or_default();
-        let index = new_index(inner, &table_id, &iname, true, key, projection)?;
-        schema.indexes.push(index);
-        created.push(iname);
-        let owned = defs_list.clone();
-        d.attribute_definitions = Some(owned);
-        d.global_secondary_indexes.get_or_insert_with(Vec::new).push(gsi_description(&arn, cr.clone()));
-    }
-    if let Some(del) = &u.delete {
-        let iname = del.index_name.clone().unwrap_or_default();
-        let pos = schema.indexes.iter().position(|i| i.global && i.name == iname).ok_or_else(|| {
-            Error::new(
-                ErrorKind::ResourceNotFound,
-                format!("Requested resource not found: Index: {iname} not found"),
-            )
-        })?;
-        let index = schema.indexes.remove(pos);
-        dropped.push(index.keyspace.name().to_owned());
-        if let Some(g) = d.global_secondary_indexes.as_mut() {
-            g.retain(|x| x.index_name.as_deref() != Some(iname.as_str()));
-            if g.is_empty() {
-                d.global_secondary_indexes = None;
-            }
-        }
-    }
-    if let Some(up) = &u.update {
-        let iname = up.index_name.clone().unwrap_or_default();
-        let g = d
-            .global_secondary_indexes
-            .iter_mut()
-            .flatten()
-            .find(|x| x.index_name.as_deref() == Some(iname.as_str()))
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::ResourceNotFound,
-                    format!("Requested resource not found: Index: {iname} not found"),
-                )
-            })?;
-        if let Some(pt) = &up.provisioned_throughput {
-            g.provisioned_throughput = Some(pt_description(Some(pt)));
-        }
-        if let Some(o) = &up.on_demand_throughput {
-            g.on_demand_throughput = Some(o.clone());
-        }
-    }
-    Ok(())
-}
-
-/// Fills newly created indexes from the base table in one atomic commit. The caller holds
-/// the table's gate, so no write happens between the scan and the schema swap.
-fn backfill(inner: &Inner, table: &Table, schema: &Schema, created: &[String]) -> Result<(), Error> {
-    let targets: Vec<&Arc<Index>> = schema.indexes.iter().filter(|i| created.contains(&i.name)).collect();
-    let mut batch = WriteBatch::default();
-    let range =
-        KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
-    table.base.scan(&range, &mut |_, item| {
-        for index in &targets {
-            if let Some(k) = index.entry_key(&schema.key, item) {
-                index.item_count.fetch_add(1, Ordering::Relaxed);
-                index.size_bytes.fetch_add(index.projected_size(&schema.key, item) as i64, Ordering::Relaxed);
-                batch.put(&index.keyspace, k, index.project(&schema.key, item));
-            }
-        }
-        true
-    })?;
-    if !batch.ops.is_empty() {
-        inner.storage.commit(batch)?;
-    }
-    Ok(())
-}
-
-fn table_by_arn(inner: &Inner, arn: Option<&str>) -> Result<Arc<Table>, Error> {
-    let arn = arn.ok_or_else(|| {
-        Error::validation("1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: Member must not be null")
-    })?;
-    let name = arn
-        .strip_prefix("arn:")
-        .and_then(|rest| rest.split_once(":table/"))
-        .map(|(_, name)| name)
-        .filter(|n| !n.is_empty() && !n.contains('/'))
-        .ok_or_else(|| {
-            Error::validation(format!("Invalid TableArn: Invalid ResourceArn provided as input {arn}"))
-        })?;
-    lookup(inner, name).ok_or_else(|| {
-        Error::new(
-            ErrorKind::ResourceNotFound,
-            format!("Requested resource not found: ResourceArn: {arn} not found"),
-        )
-    })
-}
-
-pub(super) fn tag_resource(inner: &Inner, input: TagResourceInput) -> Result<TagResourceOutput, Error> {
-    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
-    let tags = input.tags.unwrap_or_default();
-    if tags.is_empty() {
-        return Err(Error::validation("Atleast one Tag needs to be provided as Input."));
-    }
-    {
-        let mut meta = table.meta.lock();
-        for t in tags {
-            meta.tags.retain(|x| x.key != t.key);
-            meta.tags.push(t);
-        }
-        if meta.tags.len() > 50 {
-            return Err(Error::new(ErrorKind::LimitExceeded, "Tag limit exceeded"));
-        }
-    }
-    save(inner, &table)?;
-    Ok(TagResourceOutput {})
-}
-
-pub(super) fn untag_resource(inner: &Inner, input: UntagResourceInput) -> Result<UntagResourceOutput, Error> {
-    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
-    let keys = input.tag_keys.unwrap_or_default();
-    if keys.is_empty() {
-        return Err(Error::validation("Atleast one Tag Key needs to be provided as Input."));
-    }
-    table.meta.lock().tags.retain(|t| !keys.iter().any(|k| Some(k) == t.key.as_ref()));
-    save(inner, &table)?;
-    Ok(UntagResourceOutput {})
-}
-
-pub(super) fn list_tags_of_resource(
-    inner: &Inner,
-    input: ListTagsOfResourceInput,
-) -> Result<ListTagsOfResourceOutput, Error> {
-    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
-    let tags = table.meta.lock().tags.clone();
-    Ok(ListTagsOfResourceOutput { tags: Some(tags), next_token: None })
-}
-
-pub(super) fn update_time_to_live(
-    inner: &Inner,
-    input: UpdateTimeToLiveInput,
-) -> Result<UpdateTimeToLiveOutput, Error> {
-    let mut c = Constraints::default();
-    c.name(input.table_name.as_deref(), "tableName", true);
-    c.not_null("timeToLiveSpecification", input.time_to_live_specification.is_some());
-    if let Some(s) = &input.time_to_live_specification {
-        c.not_null("timeToLiveSpecification.enabled", s.enabled.is_some());
-        c.not_null("timeToLiveSpecification.attributeName", s.attribute_name.is_some());
-    }
-    c.finish()?;
-    let table = control_table(inner, input.table_name.as_deref())?;
-    let spec = input.time_to_live_specification.unwrap_or_default();
-    {
-        let mut meta = table.meta.lock();
-        let enabled_now = meta.ttl.as_ref().is_some_and(|t| t.enabled == Some(true));
-        match (enabled_now, spec.enabled == Some(true)) {
-            (true, true) => return Err(Error::validation("TimeToLive is already enabled")),
-            (false, false) => return Err(Error::validation("TimeToLive is already disabled")),
-            _ => {}
-        }
-        meta.ttl = Some(spec.clone());
-    }
-    save(inner, &table)?;
-    Ok(UpdateTimeToLiveOutput { time_to_live_specification: Some(spec) })
-}
-
-pub(super) fn describe_time_to_live(
-    inner: &Inner,
-    input: DescribeTimeToLiveInput,
-) -> Result<DescribeTimeToLiveOutput, Error> {
-    let table = control_table(inner, input.table_name.as_deref())?;
-    let ttl = table.meta.lock().ttl.clone();
-    let description = match ttl {
-        Some(t) if t.enabled == Some(true) => TimeToLiveDescription {
-            time_to_live_status: Some("ENABLED".into()),
-            attribute_name: t.attribute_name,
-        },
-        _ => TimeToLiveDescription { time_to_live_status: Some("DISABLED".into()), attribute_name: None },
-    };
-    Ok(DescribeTimeToLiveOutput { time_to_live_description: Some(description) })
-}
-
-pub(super) fn describe_limits(
-    _inner: &Inner,
-    _input: DescribeLimitsInput,
-) -> Result<DescribeLimitsOutput, Error> {
-    Ok(DescribeLimitsOutput {
-        account_max_read_capacity_units: Some(80_000),
-        account_max_write_capacity_units: Some(80_000),
-        table_max_read_capacity_units: Some(40_000),
-        table_max_write_capacity_units: Some(40_000),
-    })
-}
-
-pub(super) fn describe_endpoints(
-    _inner: &Inner,
-    _input: DescribeEndpointsInput,
-) -> Result<DescribeEndpointsOutput, Error> {
-    Ok(DescribeEndpointsOutput {
-        endpoints: Some(vec![Endpoint {
-            address: Some("dynamodb.us-east-1.amazonaws.com".into()),
-            cache_period_in_minutes: Some(1440),
-        }]),
-    })
 }

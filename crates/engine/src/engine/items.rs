@@ -202,21 +202,42 @@ fn write_report(report: Report, schema: &Schema, change: &Change, table: &str) -
     }
 }
 
-/// `ReturnItemCollectionMetrics=SIZE` for tables with local secondary indexes.
+/// `ReturnItemCollectionMetrics=SIZE` for tables with local secondary indexes: the item's
+/// partition key and a one-gigabyte range around the collection's size (its base items plus
+/// their local index entries), measured after the write.
 pub(super) fn collection_metrics(
+    table: &Table,
     schema: &Schema,
     change: &Change,
     ricm: Option<&str>,
-) -> Option<ItemCollectionMetrics> {
+) -> Result<Option<ItemCollectionMetrics>, Error> {
     if ricm != Some("SIZE") || !schema.has_lsi() {
-        return None;
+        return Ok(None);
     }
-    let item = change.new.as_ref().or(change.old.as_ref())?;
-    let pk = item.get(&schema.key.pk.name)?;
-    Some(ItemCollectionMetrics {
+    let Some(item) = change.new.as_ref().or(change.old.as_ref()) else { return Ok(None) };
+    let Some(pk) = item.get(&schema.key.pk.name) else { return Ok(None) };
+    let mut prefix = Vec::with_capacity(64);
+    crate::keys::encode_value(pk, &mut prefix);
+    let range = crate::storage::KeyRange {
+        start: std::ops::Bound::Included(prefix.clone()),
+        end: crate::keys::prefix_end(&prefix),
+        reverse: false,
+    };
+    let mut bytes = 0usize;
+    table.base.scan(&range, &mut |_, item| {
+        bytes += monotable_types::item_size(item);
+        for index in schema.indexes.iter().filter(|i| !i.global) {
+            if index.entry_key(&schema.key, item).is_some() {
+                bytes += index.projected_size(&schema.key, item);
+            }
+        }
+        true
+    })?;
+    let lower = (bytes as f64 / (1u64 << 30) as f64).floor();
+    Ok(Some(ItemCollectionMetrics {
         item_collection_key: Some(Item::from([(schema.key.pk.name.clone(), pk.clone())])),
-        size_estimate_range_gb: Some(vec![0.0, 1.0]),
-    })
+        size_estimate_range_gb: Some(vec![lower, lower + 1.0]),
+    }))
 }
 
 pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutput, Error> {
@@ -337,10 +358,11 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     Ok(PutItemOutput {
         item_collection_metrics: collection_metrics(
+            &table,
             &schema,
             &change,
             input.return_item_collection_metrics.as_deref(),
-        ),
+        )?,
         attributes: match input.return_values.as_deref() {
             Some("ALL_OLD") => change.old.as_deref().cloned(),
             _ => None,
@@ -397,10 +419,11 @@ pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<Delet
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     Ok(DeleteItemOutput {
         item_collection_metrics: collection_metrics(
+            &table,
             &schema,
             &change,
             input.return_item_collection_metrics.as_deref(),
-        ),
+        )?,
         attributes: match input.return_values.as_deref() {
             Some("ALL_OLD") => change.old.as_deref().cloned(),
             _ => None,
@@ -469,10 +492,11 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
     let attributes = update_return_values(input.return_values.as_deref(), &write, &change);
     Ok(UpdateItemOutput {
         item_collection_metrics: collection_metrics(
+            &table,
             &schema,
             &change,
             input.return_item_collection_metrics.as_deref(),
-        ),
+        )?,
         attributes,
         consumed_capacity: write_report(report, &schema, &change, &table.name),
     })

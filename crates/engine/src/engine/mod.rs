@@ -6,8 +6,10 @@ mod capacity;
 mod control;
 mod items;
 mod legacy;
+mod misc;
 mod read;
 mod transact;
+mod update_table;
 mod util;
 
 use std::collections::HashMap;
@@ -96,21 +98,21 @@ operations! {
     /// DeleteTable.
     delete_table(DeleteTableInput) -> DeleteTableOutput = control::delete_table;
     /// UpdateTable.
-    update_table(UpdateTableInput) -> UpdateTableOutput = control::update_table;
+    update_table(UpdateTableInput) -> UpdateTableOutput = update_table::update_table;
     /// UpdateTimeToLive.
-    update_time_to_live(UpdateTimeToLiveInput) -> UpdateTimeToLiveOutput = control::update_time_to_live;
+    update_time_to_live(UpdateTimeToLiveInput) -> UpdateTimeToLiveOutput = misc::update_time_to_live;
     /// DescribeTimeToLive.
-    describe_time_to_live(DescribeTimeToLiveInput) -> DescribeTimeToLiveOutput = control::describe_time_to_live;
+    describe_time_to_live(DescribeTimeToLiveInput) -> DescribeTimeToLiveOutput = misc::describe_time_to_live;
     /// TagResource.
-    tag_resource(TagResourceInput) -> TagResourceOutput = control::tag_resource;
+    tag_resource(TagResourceInput) -> TagResourceOutput = misc::tag_resource;
     /// UntagResource.
-    untag_resource(UntagResourceInput) -> UntagResourceOutput = control::untag_resource;
+    untag_resource(UntagResourceInput) -> UntagResourceOutput = misc::untag_resource;
     /// ListTagsOfResource.
-    list_tags_of_resource(ListTagsOfResourceInput) -> ListTagsOfResourceOutput = control::list_tags_of_resource;
+    list_tags_of_resource(ListTagsOfResourceInput) -> ListTagsOfResourceOutput = misc::list_tags_of_resource;
     /// DescribeLimits.
-    describe_limits(DescribeLimitsInput) -> DescribeLimitsOutput = control::describe_limits;
+    describe_limits(DescribeLimitsInput) -> DescribeLimitsOutput = misc::describe_limits;
     /// DescribeEndpoints.
-    describe_endpoints(DescribeEndpointsInput) -> DescribeEndpointsOutput = control::describe_endpoints;
+    describe_endpoints(DescribeEndpointsInput) -> DescribeEndpointsOutput = misc::describe_endpoints;
     /// GetItem.
     get_item(GetItemInput) -> GetItemOutput = items::get_item;
     /// PutItem.

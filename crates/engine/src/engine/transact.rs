@@ -13,7 +13,9 @@ use monotable_expr::{ExpressionKind, Params};
 use monotable_types::Item;
 
 use super::capacity::{self, Report, WriteCost};
-use super::items::{check_placeholders, expr_err, key_bytes, read_projection, Mutation, Refusal, Write};
+use super::items::{
+    check_placeholders, collection_metrics, expr_err, key_bytes, read_projection, Mutation, Refusal, Write,
+};
 use super::util::table_for_item_op;
 use super::Inner;
 use crate::api::*;
@@ -220,14 +222,19 @@ pub(super) fn transact_write_items(
         actions.push(action);
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
-    let out = execute(inner, &actions, report)?;
+    let out = execute(inner, &actions, report, input.return_item_collection_metrics.as_deref())?;
     if let (Some(token), Some(fp)) = (input.client_request_token, fp) {
         inner.tokens.lock().seen.insert(token, (Instant::now(), fp, out.clone()));
     }
     Ok(out)
 }
 
-fn execute(inner: &Inner, actions: &[Action], report: Report) -> Result<TransactWriteItemsOutput, Error> {
+fn execute(
+    inner: &Inner,
+    actions: &[Action],
+    report: Report,
+    ricm: Option<&str>,
+) -> Result<TransactWriteItemsOutput, Error> {
     // Gates (shared) in table order, then item stripes in ascending order.
     let mut tables: Vec<&Arc<Table>> = actions.iter().map(|a| &a.write.table).collect();
     tables.sort_by_key(|t| t.seq);
@@ -279,8 +286,14 @@ fn execute(inner: &Inner, actions: &[Action], report: Report) -> Result<Transact
     for (table, d) in deltas {
         table.account(d);
     }
+    let mut metrics: HashMap<String, Vec<ItemCollectionMetrics>> = HashMap::new();
     let mut costs: Vec<(String, WriteCost)> = Vec::new();
     for ((change, schema), a) in changes.iter().zip(actions) {
+        if !matches!(a.write.mutation, Mutation::Check) {
+            if let Some(m) = collection_metrics(&a.write.table, schema, change, ricm)? {
+                metrics.entry(a.table_name.clone()).or_default().push(m);
+            }
+        }
         let cost = WriteCost::of(schema, change).scale(2.0);
         match costs.iter_mut().find(|(n, _)| *n == a.table_name) {
             Some((_, c)) => c.add(cost),
@@ -290,7 +303,7 @@ fn execute(inner: &Inner, actions: &[Action], report: Report) -> Result<Transact
     Ok(TransactWriteItemsOutput {
         consumed_capacity: (report != Report::None)
             .then(|| costs.iter().filter_map(|(n, c)| c.report(report, n)).collect()),
-        item_collection_metrics: None,
+        item_collection_metrics: (!metrics.is_empty()).then_some(metrics),
     })
 }
 

@@ -1,0 +1,254 @@
+//! UpdateTable: billing and throughput changes, stream/SSE/class/protection settings, and
+//! global secondary index creation (with backfill of existing items) and deletion.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use monotable_types::AttributeType;
+
+use super::control::{
+    control_table, describe, gsi_description, key_type_enum, new_index, projection_enum, pt_constraints,
+    pt_description, resolve_key, resolve_projection, save, MAX_GSI,
+};
+use super::util::now_epoch;
+use super::Inner;
+use crate::api::*;
+use crate::storage::{KeyRange, WriteBatch};
+use crate::table::{Index, Schema, Table};
+use crate::validate::Constraints;
+use crate::{Error, ErrorKind};
+
+pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<UpdateTableOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", true);
+    c.one_of(input.billing_mode.as_deref(), "billingMode", &["PROVISIONED", "PAY_PER_REQUEST"]);
+    pt_constraints(&mut c, input.provisioned_throughput.as_ref(), "provisionedThroughput");
+    for (i, u) in input.global_secondary_index_updates.iter().flatten().enumerate() {
+        if let Some(cr) = &u.create {
+            let path = format!("globalSecondaryIndexUpdates.{}.member.create", i + 1);
+            c.name(cr.index_name.as_deref(), &format!("{path}.indexName"), true);
+            key_type_enum(&mut c, cr.key_schema.as_ref(), &format!("{path}.keySchema"));
+            projection_enum(&mut c, cr.projection.as_ref(), &format!("{path}.projection"));
+        }
+    }
+    c.finish()?;
+    if input.replica_updates.is_some() {
+        return Err(Error::validation("Global tables (ReplicaUpdates) are not supported by this engine"));
+    }
+    let nothing = input.billing_mode.is_none()
+        && input.provisioned_throughput.is_none()
+        && input.global_secondary_index_updates.is_none()
+        && input.stream_specification.is_none()
+        && input.sse_specification.is_none()
+        && input.table_class.is_none()
+        && input.deletion_protection_enabled.is_none()
+        && input.on_demand_throughput.is_none();
+    if nothing {
+        return Err(Error::validation(
+            "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
+        ));
+    }
+    let table = control_table(inner, input.table_name.as_deref())?;
+    let _gate = table.gate.write();
+    let mut meta_guard = table.meta.lock();
+    let mut d = meta_guard.description.clone();
+    let now = now_epoch();
+    let current_mode = d
+        .billing_mode_summary
+        .as_ref()
+        .and_then(|b| b.billing_mode.clone())
+        .unwrap_or_else(|| "PROVISIONED".into());
+    if let Some(mode) = &input.billing_mode {
+        if mode == "PROVISIONED" && input.provisioned_throughput.is_none() && current_mode != "PROVISIONED" {
+            return Err(Error::invalid_param(
+                "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+            ));
+        }
+        d.billing_mode_summary = Some(BillingModeSummary {
+            billing_mode: Some(mode.clone()),
+            last_update_to_pay_per_request_date_time: (mode == "PAY_PER_REQUEST").then_some(now),
+        });
+        if mode == "PAY_PER_REQUEST" {
+            d.provisioned_throughput = Some(pt_description(None));
+        }
+    }
+    if let Some(pt) = &input.provisioned_throughput {
+        let mode = input.billing_mode.clone().unwrap_or(current_mode);
+        if mode == "PAY_PER_REQUEST" {
+            return Err(Error::invalid_param(
+                "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+            ));
+        }
+        let old = d.provisioned_throughput.clone().unwrap_or_default();
+        let mut new = pt_description(Some(pt));
+        new.last_increase_date_time = old.last_increase_date_time;
+        new.last_decrease_date_time = old.last_decrease_date_time;
+        new.number_of_decreases_today = old.number_of_decreases_today;
+        if new.read_capacity_units > old.read_capacity_units
+            || new.write_capacity_units > old.write_capacity_units
+        {
+            new.last_increase_date_time = Some(now);
+        }
+        if new.read_capacity_units < old.read_capacity_units
+            || new.write_capacity_units < old.write_capacity_units
+        {
+            new.last_decrease_date_time = Some(now);
+            new.number_of_decreases_today = Some(old.number_of_decreases_today.unwrap_or(0) + 1);
+        }
+        d.provisioned_throughput = Some(new);
+    }
+    if let Some(s) = &input.stream_specification {
+        let enabled = s.stream_enabled == Some(true);
+        d.stream_specification = enabled.then(|| s.clone());
+        d.latest_stream_label = enabled.then(|| format!("{now}"));
+        d.latest_stream_arn =
+            enabled.then(|| format!("{}/stream/{now}", d.table_arn.clone().unwrap_or_default()));
+    }
+    if let Some(p) = input.deletion_protection_enabled {
+        d.deletion_protection_enabled = Some(p);
+    }
+    if let Some(tc) = &input.table_class {
+        d.table_class_summary =
+            Some(TableClassSummary { table_class: Some(tc.clone()), last_update_date_time: Some(now) });
+    }
+    if let Some(s) = &input.sse_specification {
+        d.sse_description = (s.enabled == Some(true)).then(|| SSEDescription {
+            status: Some("ENABLED".into()),
+            sse_type: Some(s.sse_type.clone().unwrap_or_else(|| "KMS".into())),
+            kms_master_key_arn: s.kms_master_key_id.clone(),
+        });
+    }
+    if let Some(o) = &input.on_demand_throughput {
+        d.on_demand_throughput = Some(o.clone());
+    }
+    let mut schema = Schema { key: table.schema().key.clone(), indexes: table.schema().indexes.clone() };
+    let mut dropped = Vec::new();
+    let mut created = Vec::new();
+    for u in input.global_secondary_index_updates.iter().flatten() {
+        apply_gsi_update(inner, &table, &input, u, &mut d, &mut schema, &mut dropped, &mut created)?;
+    }
+    // Backfill new indexes from the base table while writers are held at the gate.
+    if !created.is_empty() {
+        backfill(inner, &table, &schema, &created)?;
+    }
+    *table.schema.write() = Arc::new(schema);
+    for ks in dropped {
+        inner.storage.drop_keyspace(&ks)?;
+    }
+    meta_guard.description = d;
+    drop(meta_guard);
+    save(inner, &table)?;
+    Ok(UpdateTableOutput { table_description: Some(describe(&table)) })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_gsi_update(
+    inner: &Inner,
+    table: &Table,
+    input: &UpdateTableInput,
+    u: &GlobalSecondaryIndexUpdate,
+    d: &mut TableDescription,
+    schema: &mut Schema,
+    dropped: &mut Vec<String>,
+    created: &mut Vec<String>,
+) -> Result<(), Error> {
+    let arn = d.table_arn.clone().unwrap_or_default();
+    if let Some(cr) = &u.create {
+        let iname = cr.index_name.clone().unwrap_or_default();
+        if schema.index(&iname).is_some() {
+            return Err(Error::invalid_param(format!("Index with name: {iname} already exists")));
+        }
+        if schema.indexes.iter().filter(|i| i.global).count() >= MAX_GSI {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "Subscriber limit exceeded: The table {} already has {MAX_GSI} global secondary indexes",
+                    table.name
+                ),
+            ));
+        }
+        let mut defs_list = d.attribute_definitions.clone().unwrap_or_default();
+        for a in input.attribute_definitions.iter().flatten() {
+            if !defs_list.iter().any(|x| x.attribute_name == a.attribute_name) {
+                defs_list.push(a.clone());
+            }
+        }
+        let defs: HashMap<&str, AttributeType> = defs_list
+            .iter()
+            .filter_map(|a| {
+                Some((a.attribute_name.as_deref()?, AttributeType::parse(a.attribute_type.as_deref()?)?))
+            })
+            .collect();
+        let key = resolve_key(cr.key_schema.as_deref().unwrap_or_default(), &defs, Some(&iname))?;
+        let projection = resolve_projection(cr.projection.as_ref(), &iname)?;
+        let table_id = d.table_id.clone().unwrap_or_default();
+        let index = new_index(inner, &table_id, &iname, true, key, projection)?;
+        schema.indexes.push(index);
+        created.push(iname);
+        let owned = defs_list.clone();
+        d.attribute_definitions = Some(owned);
+        d.global_secondary_indexes.get_or_insert_with(Vec::new).push(gsi_description(&arn, cr.clone()));
+    }
+    if let Some(del) = &u.delete {
+        let iname = del.index_name.clone().unwrap_or_default();
+        let pos = schema.indexes.iter().position(|i| i.global && i.name == iname).ok_or_else(|| {
+            Error::new(
+                ErrorKind::ResourceNotFound,
+                format!("Requested resource not found: Index: {iname} not found"),
+            )
+        })?;
+        let index = schema.indexes.remove(pos);
+        dropped.push(index.keyspace.name().to_owned());
+        if let Some(g) = d.global_secondary_indexes.as_mut() {
+            g.retain(|x| x.index_name.as_deref() != Some(iname.as_str()));
+            if g.is_empty() {
+                d.global_secondary_indexes = None;
+            }
+        }
+    }
+    if let Some(up) = &u.update {
+        let iname = up.index_name.clone().unwrap_or_default();
+        let g = d
+            .global_secondary_indexes
+            .iter_mut()
+            .flatten()
+            .find(|x| x.index_name.as_deref() == Some(iname.as_str()))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::ResourceNotFound,
+                    format!("Requested resource not found: Index: {iname} not found"),
+                )
+            })?;
+        if let Some(pt) = &up.provisioned_throughput {
+            g.provisioned_throughput = Some(pt_description(Some(pt)));
+        }
+        if let Some(o) = &up.on_demand_throughput {
+            g.on_demand_throughput = Some(o.clone());
+        }
+    }
+    Ok(())
+}
+
+/// Fills newly created indexes from the base table in one atomic commit. The caller holds
+/// the table's gate, so no write happens between the scan and the schema swap.
+fn backfill(inner: &Inner, table: &Table, schema: &Schema, created: &[String]) -> Result<(), Error> {
+    let targets: Vec<&Arc<Index>> = schema.indexes.iter().filter(|i| created.contains(&i.name)).collect();
+    let mut batch = WriteBatch::default();
+    let range =
+        KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
+    table.base.scan(&range, &mut |_, item| {
+        for index in &targets {
+            if let Some(k) = index.entry_key(&schema.key, item) {
+                index.item_count.fetch_add(1, Ordering::Relaxed);
+                index.size_bytes.fetch_add(index.projected_size(&schema.key, item) as i64, Ordering::Relaxed);
+                batch.put(&index.keyspace, k, index.project(&schema.key, item));
+            }
+        }
+        true
+    })?;
+    if !batch.ops.is_empty() {
+        inner.storage.commit(batch)?;
+    }
+    Ok(())
+}
