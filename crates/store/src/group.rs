@@ -98,7 +98,7 @@ mod tests {
             t.join().expect("no panic");
         }
         let n = flushes.load(Ordering::SeqCst);
-        assert!(n >= 1 && n <= 400, "{n} flushes for 400 commits");
+        assert!((1..=400).contains(&n), "{n} flushes for 400 commits");
     }
 
     #[test]

@@ -102,11 +102,14 @@ impl Shape {
     }
 }
 
+/// A callback given a line number and the line's bytes.
+type LineFn<'a> = dyn FnMut(u64, &[u8]) -> Result<(), TransferError> + 'a;
+
 /// Reads the lines of `path`, calling `f(line number, bytes)` for each non-blank line.
 fn for_each_line(
     path: &Path,
     progress: &ProgressBar,
-    f: &mut dyn FnMut(u64, &[u8]) -> Result<(), TransferError>,
+    f: &mut LineFn<'_>,
 ) -> Result<(), TransferError> {
     let what = || path.display().to_string();
     let file = File::open(path).map_err(|e| TransferError::io(what(), e))?;
@@ -211,6 +214,7 @@ pub fn import_file(
 
     // Pass two: write.
     progress.set_position(0);
+    progress.set_message("importing");
     let mut batch: Vec<(u64, Item)> = Vec::with_capacity(BATCH);
     let mut keys = HashSet::new();
     let flush = |batch: &mut Vec<(u64, Item)>, keys: &mut HashSet<String>, report: &mut ImportReport| {
