@@ -20,10 +20,13 @@ use monotable_types::{AttributeValue, Item};
 use serde_json::{json, Value};
 
 const DIR_VAR: &str = "MONOTABLE_CRASH_DIR";
+const POLICY_VAR: &str = "MONOTABLE_CRASH_SYNC";
+/// Every policy must keep acknowledged writes across a process crash; runs cycle through them.
+const POLICIES: [&str; 3] = ["group", "always", "none"];
 const TABLE: &str = "crash";
 
-fn engine_on(dir: &Path) -> Engine {
-    let store = open(dir, SyncPolicy::default()).expect("open store");
+fn engine_on(dir: &Path, policy: SyncPolicy) -> Engine {
+    let store = open(dir, policy).expect("open store");
     let engine = Engine::with_storage(store).expect("engine");
     if engine.describe_table(serde_json::from_value(json!({"TableName": TABLE})).expect("input")).is_err() {
         let create = json!({
@@ -64,7 +67,8 @@ fn dispatch(engine: &Engine, line: &str) -> Result<(), String> {
 #[ignore = "the child process of sigkill_at_random_points_loses_no_acknowledged_write"]
 fn crash_server_child() {
     let Some(dir) = std::env::var_os(DIR_VAR) else { return };
-    let engine = engine_on(Path::new(&dir));
+    let policy = std::env::var(POLICY_VAR).ok().and_then(|p| p.parse().ok()).unwrap_or_default();
+    let engine = engine_on(Path::new(&dir), policy);
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     println!("PORT {}", listener.local_addr().expect("addr").port());
     std::io::stdout().flush().expect("flush");
@@ -186,7 +190,7 @@ fn index_count(engine: &Engine) -> usize {
 }
 
 fn check(dir: &Path, ledger: &Ledger) {
-    let engine = engine_on(dir);
+    let engine = engine_on(dir, SyncPolicy::default());
     for i in &ledger.puts_acked {
         assert!(get(&engine, &format!("p{i}")).is_some(), "acknowledged put p{i} lost");
     }
@@ -231,6 +235,7 @@ fn sigkill_at_random_points_loses_no_acknowledged_write() {
         let mut child = Command::new(&exe)
             .args(["--ignored", "--exact", "crash_server_child", "--nocapture", "--test-threads=1"])
             .env(DIR_VAR, dir.path())
+            .env(POLICY_VAR, POLICIES[runs % POLICIES.len()])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
