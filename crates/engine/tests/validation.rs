@@ -220,3 +220,95 @@ fn deletion_protection_blocks_delete_table() {
     let (kind, _) = err(e.delete_table(req(json!({"TableName": "tbl"}))));
     assert_eq!(kind, "ValidationException");
 }
+
+fn create(e: &monotable_engine::Engine, v: serde_json::Value) -> (String, String) {
+    err(e.create_table(req(v)))
+}
+
+#[test]
+fn create_table_requires_provisioned_throughput_by_default() {
+    let e = monotable_engine::Engine::new();
+    let (_, msg) = create(
+        &e,
+        json!({"TableName": "abc",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}),
+    );
+    assert_eq!(
+        msg,
+        "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED"
+    );
+}
+
+#[test]
+fn create_table_refuses_unused_attribute_definitions() {
+    let e = monotable_engine::Engine::new();
+    let (_, msg) = create(
+        &e,
+        json!({"TableName": "abc", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "x", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}),
+    );
+    assert_eq!(
+        msg,
+        "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"
+    );
+}
+
+#[test]
+fn create_table_lsi_needs_a_table_range_key() {
+    let e = monotable_engine::Engine::new();
+    let (_, msg) = create(
+        &e,
+        json!({"TableName": "abc", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "x", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "LocalSecondaryIndexes": [{"IndexName": "lsi", "Projection": {"ProjectionType": "ALL"},
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "x", "KeyType": "RANGE"}]}]}),
+    );
+    assert_eq!(
+        msg,
+        "One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex"
+    );
+}
+
+#[test]
+fn create_table_key_type_enum_is_checked() {
+    let e = monotable_engine::Engine::new();
+    let (_, msg) = create(
+        &e,
+        json!({"TableName": "abc", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASHY"}]}),
+    );
+    assert_eq!(
+        msg,
+        "1 validation error detected: Value 'HASHY' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]"
+    );
+}
+
+#[test]
+fn include_projection_needs_non_key_attributes() {
+    let e = monotable_engine::Engine::new();
+    let (_, msg) = create(
+        &e,
+        json!({"TableName": "abc", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "GlobalSecondaryIndexes": [{"IndexName": "gsi", "Projection": {"ProjectionType": "INCLUDE"},
+            "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}]}]}),
+    );
+    assert_eq!(msg, "One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+}
+
+#[test]
+fn concurrent_token_reuse_with_other_parameters_is_a_mismatch() {
+    let e = engine_with_table();
+    let put = |v: &str| {
+        json!({"ClientRequestToken": "t1", "TransactItems": [
+            {"Put": {"TableName": "tbl", "Item": {"pk": {"S": v}, "sk": {"N": "1"}}}}]})
+    };
+    e.transact_write_items(req(put("a"))).unwrap();
+    let (kind, _) = err(e.transact_write_items(req(put("b"))));
+    assert_eq!(kind, "IdempotentParameterMismatchException");
+}

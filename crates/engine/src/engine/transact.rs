@@ -27,23 +27,57 @@ use crate::{Error, ErrorKind};
 const MAX_ACTIONS: usize = 100;
 const TOKEN_TTL: Duration = Duration::from_secs(600);
 
-/// Remembered client request tokens: when, the request's fingerprint, and the response.
+/// Remembered client request tokens. A token is `Pending` while its transaction runs (a
+/// concurrent request with the same token gets `TransactionInProgressException`) and `Done`
+/// with the response for 10 minutes afterwards.
 #[derive(Default)]
 pub(crate) struct Tokens {
-    seen: HashMap<String, (Instant, String, TransactWriteItemsOutput)>,
+    seen: HashMap<String, TokenState>,
+}
+
+enum TokenState {
+    Pending(String),
+    Done(Instant, String, TransactWriteItemsOutput),
 }
 
 impl Tokens {
-    fn lookup(&mut self, token: &str, fingerprint: &str) -> Result<Option<TransactWriteItemsOutput>, Error> {
+    /// The remembered response for a repeated request, or claims the token for this one.
+    fn claim(&mut self, token: &str, fingerprint: &str) -> Result<Option<TransactWriteItemsOutput>, Error> {
         let now = Instant::now();
-        self.seen.retain(|_, (t, _, _)| now.duration_since(*t) < TOKEN_TTL);
-        match self.seen.get(token) {
-            Some((_, f, out)) if f == fingerprint => Ok(Some(out.clone())),
-            Some(_) => Err(Error::new(
+        self.seen.retain(|_, s| match s {
+            TokenState::Pending(_) => true,
+            TokenState::Done(t, _, _) => now.duration_since(*t) < TOKEN_TTL,
+        });
+        let mismatch = || {
+            Error::new(
                 ErrorKind::IdempotentParameterMismatch,
                 "Request with the same client token was already used with different parameters",
+            )
+        };
+        match self.seen.get(token) {
+            Some(TokenState::Done(_, f, out)) if f == fingerprint => Ok(Some(out.clone())),
+            Some(TokenState::Pending(f)) if f == fingerprint => Err(Error::new(
+                ErrorKind::TransactionInProgress,
+                "Transaction with the given request token is already in progress.",
             )),
-            None => Ok(None),
+            Some(_) => Err(mismatch()),
+            None => {
+                self.seen.insert(token.to_owned(), TokenState::Pending(fingerprint.to_owned()));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Records the outcome of a claimed token: the response on success; on failure the token
+    /// is released so that a retry runs again.
+    fn finish(&mut self, token: String, fingerprint: String, out: Option<&TransactWriteItemsOutput>) {
+        match out {
+            Some(out) => {
+                self.seen.insert(token, TokenState::Done(Instant::now(), fingerprint, out.clone()));
+            }
+            None => {
+                self.seen.remove(&token);
+            }
         }
     }
 }
@@ -205,10 +239,18 @@ pub(super) fn transact_write_items(
     c.finish()?;
     let fp = input.client_request_token.as_ref().map(|_| fingerprint(&input));
     if let (Some(token), Some(fp)) = (&input.client_request_token, &fp) {
-        if let Some(out) = inner.tokens.lock().lookup(token, fp)? {
+        if let Some(out) = inner.tokens.lock().claim(token, fp)? {
             return Ok(out);
         }
     }
+    let result = run(inner, &input);
+    if let (Some(token), Some(fp)) = (input.client_request_token, fp) {
+        inner.tokens.lock().finish(token, fp, result.as_ref().ok());
+    }
+    result
+}
+
+fn run(inner: &Inner, input: &TransactWriteItemsInput) -> Result<TransactWriteItemsOutput, Error> {
     let mut actions = Vec::new();
     for item in input.transact_items.iter().flatten() {
         let action = prepare(inner, item)?;
@@ -222,11 +264,7 @@ pub(super) fn transact_write_items(
         actions.push(action);
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
-    let out = execute(inner, &actions, report, input.return_item_collection_metrics.as_deref())?;
-    if let (Some(token), Some(fp)) = (input.client_request_token, fp) {
-        inner.tokens.lock().seen.insert(token, (Instant::now(), fp, out.clone()));
-    }
-    Ok(out)
+    execute(inner, &actions, report, input.return_item_collection_metrics.as_deref())
 }
 
 fn execute(
