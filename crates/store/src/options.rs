@@ -85,6 +85,10 @@ pub struct StoreOptions {
     /// table file (default 16 MiB, at least 1 MiB). Fixed when a keyspace is created.
     /// Memory use is bounded by `cache_bytes` plus about two memtables per keyspace in use.
     pub memtable_bytes: u64,
+    /// Journal bytes kept before the oldest memtables are forced to table files and their
+    /// journals deleted (default 128 MiB, at least 64 MiB). Bounds the journal replayed at
+    /// start-up, and so recovery time, at the cost of more frequent flushes.
+    pub max_journal_bytes: u64,
     /// Cut the active journal at its first damaged batch even when complete batches follow
     /// (losing them), instead of refusing to open. For operators recovering what they can.
     pub repair: bool,
@@ -96,6 +100,7 @@ impl Default for StoreOptions {
             sync: SyncPolicy::default(),
             cache_bytes: 64 << 20,
             memtable_bytes: 16 << 20,
+            max_journal_bytes: 128 << 20,
             repair: false,
         }
     }

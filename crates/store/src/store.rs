@@ -85,6 +85,7 @@ pub fn open_with(dir: impl AsRef<Path>, options: StoreOptions) -> Result<Arc<Fja
     let db = Database::builder(&db_dir)
         .cache_size(options.cache_bytes)
         .journal_compression(fjall::CompressionType::None)
+        .max_journaling_size(options.max_journal_bytes.max(64 << 20))
         .manual_journal_persist(true)
         .open()?;
     let memtable = options.memtable_bytes.max(1 << 20);

@@ -106,11 +106,7 @@ impl Shape {
 type LineFn<'a> = dyn FnMut(u64, &[u8]) -> Result<(), TransferError> + 'a;
 
 /// Reads the lines of `path`, calling `f(line number, bytes)` for each non-blank line.
-fn for_each_line(
-    path: &Path,
-    progress: &ProgressBar,
-    f: &mut LineFn<'_>,
-) -> Result<(), TransferError> {
+fn for_each_line(path: &Path, progress: &ProgressBar, f: &mut LineFn<'_>) -> Result<(), TransferError> {
     let what = || path.display().to_string();
     let file = File::open(path).map_err(|e| TransferError::io(what(), e))?;
     let mut reader = BufReader::with_capacity(1 << 16, file);
