@@ -312,3 +312,12 @@ fn concurrent_token_reuse_with_other_parameters_is_a_mismatch() {
     let (kind, _) = err(e.transact_write_items(req(put("b"))));
     assert_eq!(kind, "IdempotentParameterMismatchException");
 }
+
+#[test]
+fn query_start_key_outside_the_key_condition_is_refused() {
+    let e = engine_with_table();
+    let (_, msg) = err(e.query(req(json!({"TableName": "tbl", "KeyConditionExpression": "pk = :p",
+        "ExpressionAttributeValues": {":p": {"S": "a"}},
+        "ExclusiveStartKey": {"pk": {"S": "b"}, "sk": {"N": "1"}}}))));
+    assert_eq!(msg, "The provided starting key is outside query boundaries based on provided conditions");
+}

@@ -241,6 +241,21 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
     })
 }
 
+/// True when `key` lies within `range` (either direction).
+fn within(range: &KeyRange, key: &[u8]) -> bool {
+    let above = match &range.start {
+        Bound::Included(s) => key >= s.as_slice(),
+        Bound::Excluded(s) => key > s.as_slice(),
+        Bound::Unbounded => true,
+    };
+    let below = match &range.end {
+        Bound::Included(e) => key <= e.as_slice(),
+        Bound::Excluded(e) => key < e.as_slice(),
+        Bound::Unbounded => true,
+    };
+    above && below
+}
+
 /// Intersects a key range with the ExclusiveStartKey.
 fn after_start(mut range: KeyRange, start: Option<Vec<u8>>) -> KeyRange {
     if let Some(s) = start {
@@ -430,6 +445,13 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
     let reverse = input.scan_index_forward == Some(false);
     let range = key_range(&order, &kc, reverse)?;
     let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
+    if let Some(k) = &start {
+        if !within(&range, k) {
+            return Err(Error::validation(
+                "The provided starting key is outside query boundaries based on provided conditions",
+            ));
+        }
+    }
     let result = run_page(Page {
         target: &target,
         range: after_start(range, start),
