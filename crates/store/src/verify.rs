@@ -59,6 +59,11 @@ pub(crate) fn check_and_repair(db_dir: &Path, repair: bool) -> Result<JournalChe
     let count = journals.len();
     for (i, (_, path)) in journals.iter().enumerate() {
         let Some(damage) = scan(path)? else { continue };
+        let tail = tail_after(path, damage.offset)?;
+        if tail.data_end == damage.offset {
+            // Only zeros from here on: fjall's preallocated space, the clean end of a journal.
+            continue;
+        }
         let active = i + 1 == count;
         if !active {
             return Err(StoreError::Corrupt {
@@ -67,7 +72,6 @@ pub(crate) fn check_and_repair(db_dir: &Path, repair: bool) -> Result<JournalChe
                 reason: format!("{} (in a sealed journal, which must be complete)", damage.reason),
             });
         }
-        let tail = tail_after(path, damage.offset)?;
         if !repair && tail.complete_batch_follows {
             return Err(StoreError::Corrupt {
                 path: path.clone(),
@@ -79,10 +83,8 @@ pub(crate) fn check_and_repair(db_dir: &Path, repair: bool) -> Result<JournalChe
                 ),
             });
         }
-        if tail.data_end > damage.offset || repair {
-            truncate(path, damage.offset)?;
-            check.torn_tail_bytes += tail.data_end - damage.offset;
-        }
+        truncate(path, damage.offset)?;
+        check.torn_tail_bytes += tail.data_end - damage.offset;
     }
     Ok(check)
 }
@@ -256,12 +258,14 @@ struct Tail {
     /// A complete end marker (`0x03`, 8 checksum bytes, the magic) appears after the damage,
     /// i.e. some batch after the damaged one was written entirely.
     complete_batch_follows: bool,
-    /// The offset just past the last non-zero byte (fjall preallocates journals with
-    /// zeros, so a zero-filled rest of the file is free space, not damage).
+    /// The offset just past the last non-zero byte at or after the damage (fjall
+    /// preallocates journals with zeros, so a zero-filled rest of the file is free space,
+    /// not damage); equal to the damage offset when everything from it on is zero.
     data_end: u64,
 }
 
-/// Reads the file after `offset` looking for complete batches and the end of the data.
+/// Reads the file from `offset` on, looking for complete batches after it and for the end
+/// of the data.
 fn tail_after(path: &Path, offset: u64) -> Result<Tail, StoreError> {
     const CHUNK: usize = 1 << 16;
     static ZEROS: [u8; CHUNK] = [0u8; CHUNK];
@@ -285,7 +289,8 @@ fn tail_after(path: &Path, offset: u64) -> Result<Tail, StoreError> {
                 if b != 0 {
                     tail.data_end = pos + i as u64 + 1;
                 }
-                if window[0] == TAG_END && window[9..] == MAGIC {
+                // The window holds bytes pos+i-12 ..= pos+i; its first must lie after `offset`.
+                if window[0] == TAG_END && window[9..] == MAGIC && pos + i as u64 >= offset + 13 {
                     tail.complete_batch_follows = true;
                     return Ok(tail);
                 }

@@ -156,3 +156,63 @@ fn flipped_byte_in_a_table_file_is_reported_not_dropped() {
     let outcome = open(dir.path(), SyncPolicy::None).and_then(|store| store.verify());
     assert!(outcome.is_err(), "a damaged table file read back as {outcome:?}");
 }
+
+/// Makes the active journal a sealed one by starting an empty newer journal, as fjall's
+/// rotation does (it leaves the sealed journal's preallocated zeros in place).
+fn seal_active_journal(dir: &Path) -> PathBuf {
+    let (journal, _) = active_journal(dir);
+    let id: u64 = journal
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".jnl"))
+        .and_then(|n| n.parse().ok())
+        .expect("journal id");
+    std::fs::write(journal.with_file_name(format!("{}.jnl", id + 1)), b"").expect("new journal");
+    journal
+}
+
+#[test]
+fn a_sealed_journal_ending_in_preallocated_zeros_is_clean() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    populate(dir.path(), 10);
+    seal_active_journal(dir.path());
+    let store = open(dir.path(), SyncPolicy::None).expect("a sealed journal with zero padding is clean");
+    assert_eq!(store.recovery().journals, 2);
+    assert_eq!(store.recovery().torn_tail_bytes, 0);
+    assert_eq!(count(&store), 10);
+}
+
+#[test]
+fn damage_at_the_end_of_a_sealed_journal_is_corruption_not_a_torn_tail() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    populate(dir.path(), 10);
+    let (_, end) = active_journal(dir.path());
+    let sealed = seal_active_journal(dir.path());
+    let mut bytes = std::fs::read(&sealed).expect("read");
+    bytes[end as usize - 3] ^= 0x01; // inside the last batch's trailer
+    std::fs::write(&sealed, &bytes).expect("write");
+    let err = open(dir.path(), SyncPolicy::None).err().expect("refused");
+    assert!(err.to_string().contains("sealed journal"), "{err}");
+}
+
+#[test]
+fn reopening_after_real_memtable_flushes_and_journal_rotations_is_clean() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for round in 0..3 {
+        let store = open(dir.path(), SyncPolicy::None).expect("open");
+        let ks = store.open_keyspace("t").expect("ks");
+        for i in 0..50 {
+            let mut batch = WriteBatch::default();
+            batch.put(&ks, key(round * 50 + i), item(i));
+            store.commit(batch).expect("commit");
+        }
+        store.flush_to_tables().expect("flush");
+        let mut batch = WriteBatch::default();
+        batch.put(&ks, key(10_000 + round), item(round));
+        store.commit(batch).expect("commit");
+    }
+    let store = open(dir.path(), SyncPolicy::None).expect("reopen");
+    assert_eq!(store.recovery().torn_tail_bytes, 0, "{:?}", store.recovery());
+    assert_eq!(count(&store), 153);
+    assert_eq!(store.verify().expect("verify"), 153);
+}
