@@ -2,7 +2,7 @@
 # Side-by-side load test of monotable and the local DynamoDB emulators, in one run, on the
 # same workloads, with the same client (`monotable bench`) and the same machine.
 #
-#   bench/peers.sh [--duration 5s] [--warmup 1s] [--workloads "get put query"]
+#   bench/peers.sh [--duration 5s] [--warmup 1s] [--workloads "get put update query mixed transact"]
 #                  [--peers "monotable monotable-disk dynoxide dynalite moto"]
 #                  [--items 10000] [--item-size 256] [--concurrency 32] [--rounds 1]
 #
@@ -17,7 +17,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CACHE="$ROOT/bench/.cache"
-DURATION=5s WARMUP=1s WORKLOADS="get put query" ITEMS=10000 ITEM_SIZE=256 CONCURRENCY=32 ROUNDS=1
+DURATION=5s WARMUP=1s WORKLOADS="get put update query mixed transact" ITEMS=10000 ITEM_SIZE=256 CONCURRENCY=32 ROUNDS=1
 PEERS="monotable monotable-disk dynoxide dynalite moto"
 while [ $# -gt 0 ]; do
   case "$1" in
