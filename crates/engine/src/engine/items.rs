@@ -121,6 +121,7 @@ impl Write {
                 }));
             }
         }
+        let mut updated_paths = Vec::new();
         let new = match &self_.mutation {
             Mutation::Check => old.clone(),
             Mutation::Delete => None,
@@ -130,13 +131,13 @@ impl Write {
                     Some(o) => (**o).clone(),
                     None => self_.key_item.clone(),
                 };
-                plan.apply(&mut item).map_err(|e| Refusal::Invalid(expr_err(e)))?;
+                updated_paths = plan.apply(&mut item).map_err(|e| Refusal::Invalid(expr_err(e)))?.paths;
                 validate::check_item_size(&item).map_err(Refusal::Invalid)?;
                 validate::check_index_keys(schema, &item).map_err(Refusal::Invalid)?;
                 Some(Arc::new(item))
             }
         };
-        Ok(Change { key: self_.key.clone(), old, new })
+        Ok(Change { key: self_.key.clone(), old, new, updated_paths })
     }
 }
 
@@ -489,7 +490,7 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
     };
     let (change, schema) = run_write(inner, &write)?;
     let report = Report::parse(input.return_consumed_capacity.as_deref());
-    let attributes = update_return_values(input.return_values.as_deref(), &write, &change);
+    let attributes = update_return_values(input.return_values.as_deref(), &change);
     Ok(UpdateItemOutput {
         item_collection_metrics: collection_metrics(
             &table,
@@ -502,19 +503,11 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
     })
 }
 
-/// The `Attributes` of an UpdateItem response for each `ReturnValues` mode.
-fn update_return_values(rv: Option<&str>, write: &Write, change: &Change) -> Option<Item> {
-    let Mutation::Update(plan) = &write.mutation else { return None };
+/// The `Attributes` of an UpdateItem response for each `ReturnValues` mode. `UPDATED_*`
+/// project the paths the update targeted, as they are in the old or new item.
+fn update_return_values(rv: Option<&str>, change: &Change) -> Option<Item> {
     let changed = |item: &Option<Arc<Item>>| -> Option<Item> {
-        let item = item.as_deref()?;
-        // The top-level attributes the update targeted, as they are in `item`; nested paths
-        // project just the updated parts, as DynamoDB does.
-        let mut paths = Vec::new();
-        let mut probe = item.clone();
-        if let Ok(c) = plan.apply(&mut probe) {
-            paths = c.paths;
-        }
-        let out = Projection { paths }.apply(item);
+        let out = Projection { paths: change.updated_paths.clone() }.apply(item.as_deref()?);
         (!out.is_empty()).then_some(out)
     };
     match rv {

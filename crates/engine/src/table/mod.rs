@@ -48,6 +48,8 @@ pub(crate) struct Change {
     pub key: Vec<u8>,
     pub old: Option<Arc<Item>>,
     pub new: Option<Arc<Item>>,
+    /// For updates: the document paths the update targeted (for `UPDATED_OLD`/`UPDATED_NEW`).
+    pub updated_paths: Vec<monotable_expr::Path>,
 }
 
 impl Table {
