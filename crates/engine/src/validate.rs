@@ -127,6 +127,14 @@ fn check_set(len: usize, empty: &str, dup: Option<String>) -> Result<(), Error> 
     Ok(())
 }
 
+/// Checks the result of an update against DynamoDB's 400 KB limit (UpdateItem's wording).
+pub(crate) fn check_updated_item_size(item: &Item) -> Result<(), Error> {
+    if item_size(item) > MAX_ITEM_SIZE {
+        return Err(Error::validation("Item size to update has exceeded the maximum allowed size"));
+    }
+    Ok(())
+}
+
 /// Checks an item's size against DynamoDB's 400 KB limit.
 pub(crate) fn check_item_size(item: &Item) -> Result<(), Error> {
     if item_size(item) > MAX_ITEM_SIZE {

@@ -538,3 +538,16 @@ fn item_collection_metrics_for_tables_with_lsi() {
         .unwrap();
     assert_eq!(out.item_collection_metrics.unwrap()["tbl"].len(), 1);
 }
+
+#[test]
+fn invalid_update_in_a_transaction_is_a_validation_error_reason() {
+    let e = engine_with_table();
+    put(&e, json!({"pk": {"S": "a"}, "sk": {"N": "1"}, "s": {"S": "text"}}));
+    let r = e.transact_write_items(req(json!({"TransactItems": [
+        {"Update": {"TableName": "tbl", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "UpdateExpression": "SET s = s + :one",
+            "ExpressionAttributeValues": {":one": {"N": "1"}}}}]})));
+    let e2 = r.unwrap_err();
+    assert_eq!(e2.kind, ErrorKind::TransactionCanceled);
+    let reasons = e2.cancellation_reasons.unwrap();
+    assert_eq!(reasons[0].code.as_deref(), Some("ValidationError"));
+}

@@ -321,3 +321,16 @@ fn query_start_key_outside_the_key_condition_is_refused() {
         "ExclusiveStartKey": {"pk": {"S": "b"}, "sk": {"N": "1"}}}))));
     assert_eq!(msg, "The provided starting key is outside query boundaries based on provided conditions");
 }
+
+#[test]
+fn update_past_400kb_uses_the_update_wording() {
+    let e = engine_with_table();
+    let big = "x".repeat(300 * 1024);
+    let mut item = key();
+    item["a"] = json!({"S": big});
+    put(&e, item);
+    let (_, msg) = err(e
+        .update_item(req(json!({"TableName": "tbl", "Key": key(), "UpdateExpression": "SET b = :b",
+        "ExpressionAttributeValues": {":b": {"S": "y".repeat(200 * 1024)}}}))));
+    assert_eq!(msg, "Item size to update has exceeded the maximum allowed size");
+}

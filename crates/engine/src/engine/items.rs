@@ -132,7 +132,7 @@ impl Write {
                     None => self_.key_item.clone(),
                 };
                 updated_paths = plan.apply(&mut item).map_err(|e| Refusal::Invalid(expr_err(e)))?.paths;
-                validate::check_item_size(&item).map_err(Refusal::Invalid)?;
+                validate::check_updated_item_size(&item).map_err(Refusal::Invalid)?;
                 validate::check_index_keys(schema, &item).map_err(Refusal::Invalid)?;
                 Some(Arc::new(item))
             }

@@ -298,7 +298,16 @@ fn execute(
                     message: Some("The conditional request failed".into()),
                 });
             }
-            Err(Refusal::Invalid(e)) => return Err(e),
+            // An action whose result is invalid (an update type error, an item grown past
+            // 400 KB) cancels the transaction with a ValidationError reason.
+            Err(Refusal::Invalid(e)) => {
+                failed = true;
+                reasons.push(CancellationReason {
+                    item: None,
+                    code: Some("ValidationError".into()),
+                    message: Some(e.message),
+                });
+            }
         }
     }
     if failed {
