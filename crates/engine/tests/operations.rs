@@ -551,3 +551,29 @@ fn invalid_update_in_a_transaction_is_a_validation_error_reason() {
     let reasons = e2.cancellation_reasons.unwrap();
     assert_eq!(reasons[0].code.as_deref(), Some("ValidationError"));
 }
+
+#[test]
+fn an_engine_over_an_existing_store_loads_its_tables_and_counts() {
+    let storage = std::sync::Arc::new(MemoryStorage::new());
+    let e = Engine::with_storage(storage.clone()).unwrap();
+    e.create_table(req(json!({
+        "TableName": "tbl",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "BillingMode": "PAY_PER_REQUEST",
+        "GlobalSecondaryIndexes": [{"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "ALL"}}]
+    })))
+    .unwrap();
+    e.put_item(req(json!({"TableName": "tbl", "Item": {"pk": {"S": "a"}, "g": {"S": "x"}}}))).unwrap();
+    e.put_item(req(json!({"TableName": "tbl", "Item": {"pk": {"S": "b"}}}))).unwrap();
+    let again = Engine::with_storage(storage).unwrap();
+    let d = js(&again.describe_table(req(json!({"TableName": "tbl"}))).unwrap());
+    assert_eq!(d["Table"]["ItemCount"], 2);
+    assert_eq!(d["Table"]["GlobalSecondaryIndexes"][0]["ItemCount"], 1);
+    let q = again
+        .query(req(json!({"TableName": "tbl", "IndexName": "gsi", "KeyConditionExpression": "g = :g",
+            "ExpressionAttributeValues": {":g": {"S": "x"}}})))
+        .unwrap();
+    assert_eq!(q.count, Some(1));
+}

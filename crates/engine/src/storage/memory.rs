@@ -158,3 +158,63 @@ impl Storage for MemoryStorage {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(v: &str) -> Arc<Item> {
+        Arc::new(Item::from([("v".to_owned(), monotable_types::AttributeValue::from(v))]))
+    }
+
+    fn keys(ks: &Arc<dyn Keyspace>, range: KeyRange) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        ks.scan(&range, &mut |k, _| {
+            out.push(k.to_vec());
+            true
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn a_batch_spans_keyspaces_and_scans_run_both_ways() {
+        let s = MemoryStorage::new();
+        let a = s.open_keyspace("a").unwrap();
+        let b = s.open_keyspace("b").unwrap();
+        let mut batch = WriteBatch::default();
+        for k in [1u8, 3, 2] {
+            batch.put(&a, vec![k], item("x"));
+        }
+        batch.put(&b, vec![9], item("y"));
+        s.commit(batch).unwrap();
+        let all = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
+        assert_eq!(keys(&a, all.clone()), vec![vec![1], vec![2], vec![3]]);
+        assert_eq!(keys(&a, KeyRange { reverse: true, ..all.clone() }), vec![vec![3], vec![2], vec![1]]);
+        let from =
+            KeyRange { start: Bound::Excluded(vec![1]), end: Bound::Excluded(vec![3]), reverse: false };
+        assert_eq!(keys(&a, from), vec![vec![2]]);
+        assert_eq!(b.get(&[9]).unwrap().as_deref(), Some(&*item("y")));
+        let mut del = WriteBatch::default();
+        del.delete(&a, vec![2]);
+        s.commit(del).unwrap();
+        assert!(a.get(&[2]).unwrap().is_none());
+    }
+
+    #[test]
+    fn an_inverted_range_is_empty_not_a_panic() {
+        let s = MemoryStorage::new();
+        let a = s.open_keyspace("a").unwrap();
+        let r = KeyRange { start: Bound::Included(vec![5]), end: Bound::Excluded(vec![1]), reverse: false };
+        assert!(keys(&a, r).is_empty());
+    }
+
+    #[test]
+    fn the_catalog_round_trips() {
+        let s = MemoryStorage::new();
+        s.put_catalog("t", Some(b"x".to_vec())).unwrap();
+        assert_eq!(s.load_catalog().unwrap(), vec![("t".to_owned(), b"x".to_vec())]);
+        s.put_catalog("t", None).unwrap();
+        assert!(s.load_catalog().unwrap().is_empty());
+    }
+}
