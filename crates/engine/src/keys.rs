@@ -46,15 +46,15 @@ fn encode_bytes(bytes: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(&[0x00, 0x01]);
 }
 
-/// Offset that maps DynamoDB's adjusted exponents (-130..=125) into 1..=255.
-const EXPONENT_OFFSET: i32 = 131;
+/// Offset that maps DynamoDB's adjusted exponents (-130..=125) into 0..=255.
+const EXPONENT_OFFSET: i32 = 130;
 
 fn encode_number(n: &Number, out: &mut Vec<u8>) {
     if n.is_zero() {
         out.push(0x02);
         return;
     }
-    let exp = (n.adjusted_exponent() + EXPONENT_OFFSET).clamp(1, 255) as u8;
+    let exp = (n.adjusted_exponent() + EXPONENT_OFFSET).clamp(0, 255) as u8;
     let digits = n.digits();
     if n.is_negative() {
         out.push(0x01);
@@ -111,8 +111,9 @@ mod tests {
     #[test]
     fn numbers_encode_in_numeric_order() {
         let ordered = [
-            "-1E125", "-100", "-10", "-9.5", "-1.5", "-1", "-0.001", "0", "1E-130", "0.5", "1", "1.5", "2",
-            "10", "11", "1E125",
+            "-9.9E125", "-1E125", "-9E124", "-1E124", "-100", "-10", "-9.5", "-1.5", "-1", "-0.001",
+            "-1E-130", "0", "1E-130", "0.5", "1", "1.5", "2", "10", "11", "1E124", "9E124", "1E125",
+            "9.9E125",
         ];
         for pair in ordered.windows(2) {
             assert!(enc(&num(pair[0])) < enc(&num(pair[1])), "{} < {}", pair[0], pair[1]);
