@@ -27,7 +27,7 @@ pub use keyspace::FjallKeyspace;
 pub use options::{ParseSyncPolicyError, StoreOptions, SyncPolicy};
 pub use store::{open, open_with, FjallStore, RecoveryReport, FORMAT_VERSION};
 pub use transfer::{
-    export_table, import_file, BadLine, ExportReport, ImportOptions, ImportReport, TableDefinition,
-    TransferError, DEFINITION_FORMAT,
+    export_table, export_to_path, import_file, BadLine, ExportReport, ImportOptions, ImportReport,
+    TableDefinition, TransferError, DEFINITION_FORMAT,
 };
 pub use ttl::{Clock, ManualClock, SweepReport, SweepStats, SweeperHandle, SystemClock, TtlSweeper};

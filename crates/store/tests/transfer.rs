@@ -173,3 +173,22 @@ fn duplicate_keys_in_the_input_are_written_in_order() {
         .expect("d");
     assert_eq!(d.get("v"), Some(&monotable_types::AttributeValue::S("second".into())));
 }
+
+#[test]
+fn gzip_export_files_import_like_plain_ones() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let source = Engine::new();
+    create(&source);
+    let def = TableDefinition::of_table(&source, "things").expect("definition");
+    let data = dir.path().join("things.json.gz");
+    let report =
+        monotable_store::export_to_path(&source, "things", &data, &ProgressBar::hidden()).expect("export");
+    assert_eq!(report.items, 120);
+    let raw = std::fs::read(&data).expect("read");
+    assert_eq!(raw.get(..2), Some(&[0x1f, 0x8b][..]), "gzip magic");
+    let target = Engine::new();
+    let report = import_file(&target, &data, Some(&def), &ImportOptions::default(), &ProgressBar::hidden())
+        .expect("import");
+    assert_eq!(report.items, 120);
+    assert_eq!(all_items(&source, "things", None), all_items(&target, "things", None));
+}

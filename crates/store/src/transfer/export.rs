@@ -1,6 +1,11 @@
 //! Export: Scan pages of a table written as DynamoDB JSON lines.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
 
 use indicatif::ProgressBar;
 use monotable_engine::{Engine, ScanInput};
@@ -59,5 +64,29 @@ pub fn export_table(
         }
     }
     out.flush().map_err(|e| TransferError::io("export output", e))?;
+    Ok(report)
+}
+
+/// Exports `table` to the file at `path` (gzip-compressed when its name ends in `.gz`, like
+/// DynamoDB's export to S3), flushing it to the device before returning.
+pub fn export_to_path(
+    engine: &Engine,
+    table: &str,
+    path: &Path,
+    progress: &ProgressBar,
+) -> Result<ExportReport, TransferError> {
+    let what = || path.display().to_string();
+    let file = File::create(path).map_err(|e| TransferError::io(what(), e))?;
+    let mut out = BufWriter::new(file);
+    let report = if super::is_gzip(path) {
+        let mut gz = GzEncoder::new(&mut out, Compression::default());
+        let report = export_table(engine, table, &mut gz, progress)?;
+        gz.finish().map_err(|e| TransferError::io(what(), e))?;
+        report
+    } else {
+        export_table(engine, table, &mut out, progress)?
+    };
+    let file = out.into_inner().map_err(|e| TransferError::io(what(), e.into_error()))?;
+    file.sync_all().map_err(|e| TransferError::io(what(), e))?;
     Ok(report)
 }

@@ -8,9 +8,10 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+use flate2::read::GzDecoder;
 use indicatif::ProgressBar;
 use monotable_engine::{
     BatchWriteItemInput, DescribeTableInput, Engine, ErrorKind, PutRequest, WriteRequest,
@@ -105,11 +106,30 @@ impl Shape {
 /// A callback given a line number and the line's bytes.
 type LineFn<'a> = dyn FnMut(u64, &[u8]) -> Result<(), TransferError> + 'a;
 
-/// Reads the lines of `path`, calling `f(line number, bytes)` for each non-blank line.
+/// A reader that advances a progress bar by the bytes it reads (of the file, before any
+/// decompression).
+struct Progressed<'a, R> {
+    inner: R,
+    progress: &'a ProgressBar,
+}
+
+impl<R: Read> Read for Progressed<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.inc(n as u64);
+        Ok(n)
+    }
+}
+
+/// Reads the lines of `path` (gzip-compressed when its name ends in `.gz`, as DynamoDB's
+/// export to S3 writes them), calling `f(line number, bytes)` for each non-blank line.
 fn for_each_line(path: &Path, progress: &ProgressBar, f: &mut LineFn<'_>) -> Result<(), TransferError> {
     let what = || path.display().to_string();
     let file = File::open(path).map_err(|e| TransferError::io(what(), e))?;
-    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let raw = Progressed { inner: file, progress };
+    let source: Box<dyn Read + '_> =
+        if super::is_gzip(path) { Box::new(GzDecoder::new(raw)) } else { Box::new(raw) };
+    let mut reader = BufReader::with_capacity(1 << 16, source);
     let mut buf = Vec::new();
     let mut number = 0u64;
     loop {
@@ -119,7 +139,6 @@ fn for_each_line(path: &Path, progress: &ProgressBar, f: &mut LineFn<'_>) -> Res
             return Ok(());
         }
         number += 1;
-        progress.inc(n as u64);
         if buf.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -132,7 +151,8 @@ fn parse(bytes: &[u8]) -> Result<Item, String> {
 }
 
 /// Imports the JSON lines file at `path` into a table of `engine`, creating the table from
-/// `definition` when it does not exist. `progress` counts bytes read (each pass).
+/// `definition` when it does not exist. `path` may be gzip-compressed (`.gz`). `progress`
+/// counts bytes of the file read, once per pass.
 pub fn import_file(
     engine: &Engine,
     path: &Path,

@@ -8,7 +8,7 @@ mod export;
 mod import;
 
 pub use definition::{TableDefinition, DEFINITION_FORMAT};
-pub use export::{export_table, ExportReport};
+pub use export::{export_table, export_to_path, ExportReport};
 pub use import::{import_file, BadLine, ImportOptions, ImportReport};
 
 use monotable_engine::Error as EngineError;
@@ -46,4 +46,9 @@ impl TransferError {
     pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> TransferError {
         TransferError::Io { what: what.into(), source }
     }
+}
+
+/// True when `path` names a gzip file (`.gz`).
+fn is_gzip(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz"))
 }
