@@ -577,3 +577,10 @@ fn an_engine_over_an_existing_store_loads_its_tables_and_counts() {
         .unwrap();
     assert_eq!(q.count, Some(1));
 }
+
+#[test]
+fn engine_is_clone_send_and_sync() {
+    fn check<T: Clone + Send + Sync + 'static>() {}
+    check::<Engine>();
+    check::<Error>();
+}
