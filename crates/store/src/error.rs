@@ -28,6 +28,9 @@ pub enum StoreError {
     /// A stored value failed its checks (see the message).
     #[error(transparent)]
     Storage(#[from] StorageError),
+    /// Another process (or another open store in this one) has the directory open.
+    #[error("{0} is in use by another process (stop the server using it, or export through it)")]
+    Locked(PathBuf),
     /// An error reported by the fjall storage engine.
     #[error("storage engine error: {0}")]
     Engine(String),

@@ -33,6 +33,7 @@ use crate::verify::{self, JournalCheck};
 pub const FORMAT_VERSION: u32 = 1;
 const FORMAT_FILE: &str = "FORMAT";
 const DB_DIR: &str = "db";
+const LOCK_FILE: &str = "LOCK";
 const META: &str = "monotable_meta";
 const KS_PREFIX: &[u8] = b"ks\0";
 const CATALOG_PREFIX: &[u8] = b"cat\0";
@@ -54,6 +55,8 @@ pub struct RecoveryReport {
 
 /// A durable [`Storage`]; share it as `Arc<FjallStore>` (or `Arc<dyn Storage>`).
 pub struct FjallStore {
+    /// An exclusive lock on `DIR/LOCK`, held while the store is open.
+    _lock: std::fs::File,
     dir: PathBuf,
     db: Database,
     meta: fjall::Keyspace,
@@ -80,6 +83,9 @@ pub fn open_with(dir: impl AsRef<Path>, options: StoreOptions) -> Result<Arc<Fja
     let started = Instant::now();
     let dir = dir.as_ref().to_path_buf();
     check_format(&dir)?;
+    // Lock before the journal check: it may cut a torn tail, which must never happen to a
+    // journal another process is appending to.
+    let lock = lock_dir(&dir)?;
     let db_dir = dir.join(DB_DIR);
     let JournalCheck { journals, torn_tail_bytes } = verify::check_and_repair(&db_dir, options.repair)?;
     let db = Database::builder(&db_dir)
@@ -95,6 +101,7 @@ pub fn open_with(dir: impl AsRef<Path>, options: StoreOptions) -> Result<Arc<Fja
         _ => Duration::ZERO,
     };
     let mut store = FjallStore {
+        _lock: lock,
         dir,
         db,
         meta,
@@ -132,6 +139,22 @@ fn check_format(dir: &Path) -> Result<(), StoreError> {
             sync_file(dir)
         }
         Err(e) => Err(StoreError::io(path, e)),
+    }
+}
+
+/// Takes the exclusive lock of the data directory, or reports who holds it.
+fn lock_dir(dir: &Path) -> Result<std::fs::File, StoreError> {
+    let path = dir.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| StoreError::io(&path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Locked(dir.to_path_buf())),
+        Err(std::fs::TryLockError::Error(e)) => Err(StoreError::io(&path, e)),
     }
 }
 

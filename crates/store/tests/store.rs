@@ -190,3 +190,13 @@ fn empty_keys_are_refused_without_panicking() {
     let all = KeyRange { start: Bound::Included(Vec::new()), end: Bound::Excluded(vec![9]), reverse: true };
     assert!(scan_all(&ks, &all).is_empty());
 }
+
+#[test]
+fn a_directory_open_elsewhere_is_refused_before_anything_is_touched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let first = open(dir.path(), SyncPolicy::default()).expect("open");
+    let err = open(dir.path(), SyncPolicy::default()).err().expect("second open refused");
+    assert!(err.to_string().contains("in use by another process"), "{err}");
+    drop(first);
+    assert!(open(dir.path(), SyncPolicy::default()).is_ok(), "the lock is released on close");
+}
