@@ -112,7 +112,7 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
                 request_id = %request_id,
                 method = %parts.method,
                 status = error.status().as_u16(),
-                error = error.type_name(),
+                error = %error.type_name(),
                 declared_bytes = declared,
                 "request refused before dispatch"
             );

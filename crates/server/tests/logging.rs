@@ -1,0 +1,72 @@
+//! The request log: one debug line per request with its operation, status and error type,
+//! and nothing that could hold a secret (no headers, no bodies, no credentials).
+
+mod common;
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use common::{sdk_client, TestServer};
+use monotable_engine::Engine;
+use monotable_server::{Auth, Credentials, Service};
+
+/// A `MakeWriter` that appends every log line to a shared buffer.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
+    type Writer = Captured;
+
+    fn make_writer(&'a self) -> Captured {
+        self.clone()
+    }
+}
+
+// The default `#[tokio::test]` runtime is single-threaded, so the thread-local subscriber
+// sees the server's tasks too.
+#[tokio::test]
+async fn requests_are_logged_at_debug_without_secrets() {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::fmt()
+        // Only the server's own events: the SDK logs its requests, headers included, at trace.
+        .with_env_filter(tracing_subscriber::EnvFilter::new("monotable_server=trace"))
+        .with_ansi(false)
+        .with_writer(captured.clone())
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    let credentials = Credentials::new().with("AKIDLOGTEST", "very-secret-value");
+    let server = TestServer::start(Service::new(Engine::new()).with_auth(Auth::Verify(credentials))).await;
+    let good = sdk_client(&server.endpoint(), "AKIDLOGTEST", "very-secret-value");
+    good.list_tables().send().await.expect("signed request succeeds");
+    let bad = sdk_client(&server.endpoint(), "AKIDLOGTEST", "other-secret-value");
+    bad.list_tables().send().await.expect_err("wrong secret");
+    server.stop().await.unwrap();
+
+    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let requests: Vec<&str> = log.lines().filter(|l| l.contains("monotable_server::request")).collect();
+    assert!(
+        requests
+            .iter()
+            .any(|l| l.contains("DEBUG") && l.contains("operation=ListTables") && l.contains("status=200")),
+        "{log}"
+    );
+    assert!(
+        requests.iter().any(|l| l.contains("status=400") && l.contains("error=InvalidSignatureException")),
+        "{log}"
+    );
+    for secret in ["very-secret-value", "other-secret-value", "Signature=", "Credential=", "authorization"] {
+        assert!(!log.contains(secret), "the log contains {secret:?}:\n{log}");
+    }
+}
