@@ -139,7 +139,7 @@ async fn read_body(
         }
         return Err(ServerError::RequestTooLarge);
     }
-    let mut collected = BytesMut::new();
+    let mut collected = BytesMut::with_capacity(declared.unwrap_or(0));
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| {
             tracing::debug!(error = %e, "could not read request body");
