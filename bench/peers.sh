@@ -156,7 +156,7 @@ for round in $(seq 1 "$ROUNDS"); do
         --duration "$DURATION" --warmup "$WARMUP" --items "$ITEMS" --item-size "$ITEM_SIZE" \
         --concurrency "$CONCURRENCY" --threads 1 --server-pid "${PID[$peer]}" \
         --json "$RESULTS/run-$round-$workload-$peer.json" >"$RESULTS/run-$round-$workload-$peer.txt" 2>&1 \
-        || log "$workload on $peer failed: $(tail -n 1 "$RESULTS/run-$round-$workload-$peer.txt")"
+        || log "$workload on $peer failed: $(grep -m1 '^Error' "$RESULTS/run-$round-$workload-$peer.txt" || tail -n 1 "$RESULTS/run-$round-$workload-$peer.txt")"
     done
   done
 done
