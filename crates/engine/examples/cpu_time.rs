@@ -51,8 +51,12 @@ fn query() -> Value {
     json!({"TableName": "bench", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "user#42"}}})
 }
 
-/// Runs `op` on pre-built requests and prints on-CPU ns per operation.
+/// Runs `op` on pre-built requests and prints on-CPU ns per operation. The `ONLY`
+/// environment variable, when set, skips measurements whose name does not contain it.
 fn measure<R>(name: &str, requests: Vec<R>, mut op: impl FnMut(R)) {
+    if std::env::var("ONLY").is_ok_and(|only| !name.contains(&only)) {
+        return;
+    }
     let n = requests.len();
     let start = cpu_ns();
     for r in requests {
