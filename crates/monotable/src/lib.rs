@@ -52,6 +52,7 @@ mod entity;
 mod error;
 mod expr;
 mod idempotency;
+mod infra;
 mod internal;
 mod jwt;
 mod key;
@@ -89,6 +90,9 @@ pub use transaction::Transaction;
 /// The in-process engine client for tests and local development (S21).
 #[cfg(feature = "embedded")]
 pub use monotable_embedded as embedded;
+
+/// The DynamoDB SDK the library is built on, re-exported so applications name the same version.
+pub use aws_sdk_dynamodb as dynamodb;
 
 /// A JSON Schema of a domain type, for forms and API docs (S20).
 pub fn json_schema<T: schemars::JsonSchema>() -> serde_json::Value {

@@ -130,6 +130,7 @@ pub(crate) struct Inner {
     pub read_budget: usize,
     pub idempotency_ttl: Duration,
     pub warnings: Vec<String>,
+    pub gsis: BTreeSet<String>,
 }
 
 /// One application's table (S1). Cheap to clone.
@@ -275,6 +276,7 @@ impl TableBuilder {
                 read_budget: self.read_budget,
                 idempotency_ttl: self.idempotency_ttl,
                 warnings,
+                gsis: self.gsis,
             }),
         })
     }

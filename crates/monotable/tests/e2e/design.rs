@@ -197,3 +197,27 @@ proptest! {
         }
     }
 }
+
+#[tokio::test]
+async fn s22_the_table_definition_is_generated_from_the_model() {
+    let table = register(base_builder(dead_client(), Conventions::upper(), "t")).build().await.unwrap();
+    let cf = table.cloudformation_resource();
+    assert_eq!(cf["Type"], "AWS::DynamoDB::Table");
+    let p = &cf["Properties"];
+    assert_eq!(p["KeySchema"][0]["AttributeName"], "PK");
+    assert_eq!(p["GlobalSecondaryIndexes"][1]["IndexName"], "GSI2");
+    assert_eq!(p["GlobalSecondaryIndexes"][1]["KeySchema"][1]["AttributeName"], "GSI2SK");
+    assert_eq!(p["TimeToLiveSpecification"]["AttributeName"], "TTL");
+    assert_eq!(p["AttributeDefinitions"].as_array().map(Vec::len), Some(6));
+}
+
+#[tokio::test]
+async fn s21_create_for_development_makes_a_usable_table_and_is_idempotent() {
+    let table =
+        register(base_builder(client(), Conventions::lower(), &unique_name("dev"))).build().await.unwrap();
+    table.create_for_development().await.unwrap();
+    table.create_for_development().await.unwrap();
+    let repo = table.repo::<Post>(&caller("u", &[], &[]).personal()).unwrap();
+    repo.create(&Post { user_id: "u".into(), post_id: "p".into(), title: "t".into() }).await.unwrap();
+    assert_eq!(repo.list(10, None).await.unwrap().items.len(), 1);
+}

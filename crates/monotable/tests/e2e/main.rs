@@ -7,5 +7,6 @@ mod common;
 mod auth;
 mod crud;
 mod design;
+mod observe;
 mod paging;
 mod writes;

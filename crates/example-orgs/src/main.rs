@@ -1,0 +1,8 @@
+//! Runs the organisations example on the embedded engine and prints what it saw.
+
+#[tokio::main]
+async fn main() -> Result<(), monotable::Error> {
+    let report = monotable_example_orgs::run(monotable::embedded::client()).await?;
+    println!("{report:#?}");
+    Ok(())
+}
