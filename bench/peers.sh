@@ -34,6 +34,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+mkdir -p "$CACHE"
+# One run at a time per checkout: two runs would fight over the CPU and the ports.
+exec 9>"$CACHE/peers.lock"
+flock -n 9 || { echo "another bench/peers.sh is running (lock $CACHE/peers.lock)" >&2; exit 1; }
+
 RESULTS="$CACHE/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$RESULTS"
 ln -sfn "$RESULTS" "$CACHE/results/latest"
@@ -70,12 +75,17 @@ if want monotable-disk && ! "$MONOTABLE" serve --help 2>/dev/null | grep -q -- '
 fi
 DATA_DIR="$(mktemp -d "$CACHE/data.XXXXXX")"
 
-port_of() {
-  case "$1" in
-    monotable) echo 18100 ;; monotable-disk) echo 18101 ;; dynoxide) echo 18102 ;;
-    dynalite) echo 18103 ;; moto) echo 18104 ;;
-  esac
-}
+# Each peer gets the first free loopback port from PORT_BASE (default 18100) on, so that a
+# server someone else left on a port is never mistaken for the one measured.
+declare -A PORT=()
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+next_port=${PORT_BASE:-18100}
+for peer in $PEERS; do
+  while port_in_use "$next_port"; do next_port=$((next_port + 1)); done
+  PORT[$peer]=$next_port
+  next_port=$((next_port + 1))
+done
+port_of() { echo "${PORT[$1]}"; }
 
 # The command line that serves peer $1 on port $2 (empty when the peer is not installed).
 command_of() {
@@ -144,6 +154,7 @@ for peer in "${ACTIVE[@]}"; do
   $(command_of "$peer" "$port") >"$RESULTS/server-$peer.log" 2>&1 &
   PID[$peer]=$!
   wait_ready "$port" || log "$peer did not answer within 60 s (its runs will show errors)"
+  kill -0 "${PID[$peer]}" 2>/dev/null || log "$peer exited at start (see $RESULTS/server-$peer.log)"
 done
 
 # ---- 3. the workloads, peers in alternation ---------------------------------------------

@@ -4,7 +4,8 @@
 Reads machine.txt, startup-<peer>.json, run-<round>-<workload>-<peer>.json and
 rss-after-load.txt; prints throughput and latency per workload and peer, the ratio
 monotable / peer of successful requests per second, and start-up time and memory.
-With several rounds, each cell shows the run with the median throughput.
+With several rounds, each cell shows the run with the median throughput, and the last column
+the median (and range) of the ratios of runs of the same round, which ran minutes apart.
 A run that produced no JSON (it failed) is shown as "failed", never left out.
 """
 import json
@@ -34,20 +35,20 @@ def main(results):
         m = re.fullmatch(r"run-(\d+)-([a-z]+)-([a-z-]+)\.(json|txt)", name)
         if not m:
             continue
-        _, workload, peer, ext = m.groups()
+        rnd, workload, peer, ext = m.groups()
         if workload not in order_w:
             order_w.append(workload)
         if peer not in order_p:
             order_p.append(peer)
         if ext == "txt" and not os.path.exists(os.path.join(results, name[:-3] + "json")):
-            runs.setdefault((workload, peer), []).append(None)
+            runs.setdefault((workload, peer), []).append((rnd, None))
         elif ext == "json":
-            runs.setdefault((workload, peer), []).append(load_json(os.path.join(results, name)))
+            runs.setdefault((workload, peer), []).append((rnd, load_json(os.path.join(results, name))))
     preferred = ["monotable", "monotable-disk", "dynoxide", "dynalite", "moto"]
     order_p.sort(key=lambda p: preferred.index(p) if p in preferred else len(preferred))
 
     def pick(workload, peer):
-        reports = [r for r in runs.get((workload, peer), []) if r]
+        reports = [r for _, r in runs.get((workload, peer), []) if r]
         if not reports:
             return None
         mid = median(r["throughput_per_sec"] for r in reports)
@@ -60,14 +61,29 @@ def main(results):
         out.append(open(machine).read().strip())
         out.append("```")
         out.append("")
-    out.append("| workload | server | ok/s | p50 µs | p90 µs | p99 µs | p99.9 µs | errors | empty | monotable / server |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    def paired(workload, peer):
+        """Median and range of monotable/peer over the rounds in which both ran."""
+        mono = {rnd: r for rnd, r in runs.get((workload, "monotable"), []) if r}
+        ratios = sorted(
+            mono[rnd]["throughput_per_sec"] / r["throughput_per_sec"]
+            for rnd, r in runs.get((workload, peer), [])
+            if r and rnd in mono and r["throughput_per_sec"] > 0
+        )
+        if len(ratios) < 2:
+            return ""
+        return f"{median(ratios):.2f}× ({ratios[0]:.2f}–{ratios[-1]:.2f})"
+
+    out.append(
+        "| workload | server | ok/s | p50 µs | p90 µs | p99 µs | p99.9 µs | errors | empty "
+        "| monotable / server | per-round ratio, median (range) |"
+    )
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for w in order_w:
         base = pick(w, "monotable")
         for p in order_p:
             r = pick(w, p)
             if r is None:
-                out.append(f"| {w} | {p} | failed | | | | | | | |")
+                out.append(f"| {w} | {p} | failed | | | | | | | | |")
                 continue
             lat = r["latency_us"]
             errors = r["errors"]
@@ -79,7 +95,8 @@ def main(results):
                 ratio = f"{base['throughput_per_sec'] / r['throughput_per_sec']:.2f}×"
             out.append(
                 f"| {w} | {p} | {fmt(r['throughput_per_sec'])} | {fmt(lat['p50'])} | {fmt(lat['p90'])} | "
-                f"{fmt(lat['p99'])} | {fmt(lat['p99_9'])} | {errors} | {r['empty_results']} | {ratio} |"
+                f"{fmt(lat['p99'])} | {fmt(lat['p99_9'])} | {errors} | {r['empty_results']} | {ratio} | "
+                f"{paired(w, p) if p != 'monotable' else ''} |"
             )
     out.append("")
 
