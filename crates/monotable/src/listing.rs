@@ -18,7 +18,7 @@ use crate::auth::Scope;
 use crate::cursor::{fingerprint, Binding};
 use crate::entity::{decode_item, Collection, Entity, EntityKey, Item};
 use crate::error::{Error, ForbiddenReason, ValidationErrors};
-use crate::expr::{Placeholders, Projection};
+use crate::expr::{Filter, Placeholders, Projection};
 use crate::query::{sort_condition, Page, Query};
 use crate::repo::Repository;
 use crate::request::Request;
@@ -164,6 +164,18 @@ impl<T: Entity> Repository<T> {
     /// Every item of this type in the scope's partition, a page at a time (S8, S10).
     pub async fn list(&self, limit: u32, cursor: Option<&str>) -> Result<Page<T>, Error> {
         self.query(Query::table().limit(limit).after(cursor)).await
+    }
+
+    /// Every item of this type in the scope's partition that matches `filter` (S8, S11); the
+    /// filter is in domain field names. Pages are still full (S10). For a projection, use
+    /// [`Repository::query_as`] with `Query::table().filter(..)`.
+    pub async fn find_all(
+        &self,
+        filter: Filter<T>,
+        limit: u32,
+        cursor: Option<&str>,
+    ) -> Result<Page<T>, Error> {
+        self.query(Query::table().filter(filter).limit(limit).after(cursor)).await
     }
 
     /// A query decoded into a projection type `P` that reads only the listed fields (S11).

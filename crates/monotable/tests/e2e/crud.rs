@@ -198,7 +198,7 @@ async fn s11_find_all_with_filter_and_projection_in_domain_names() {
         repo.create(&Record::new("o", &format!("r{i}"), s)).await.unwrap();
     }
     let f = Record::FIELDS;
-    let page = repo.query(Query::table().filter(f.status.eq("open").and(f.id.ne("r3")))).await.unwrap();
+    let page = repo.find_all(f.status.eq("open").and(f.id.ne("r3")), 10, None).await.unwrap();
     assert_eq!(page.items.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), vec!["r0", "r2"]);
     let titles: monotable::Page<TitleOnly> = repo
         .query_as(Query::table().filter(f.status.eq("closed")), Projection::new().field(f.title))
@@ -253,4 +253,28 @@ async fn dry_run_renders_the_exact_request_without_sending() {
     assert!(
         repo.plan().get(&RecordKey { id: "r1".into() }).unwrap().to_json()["Key"]["sk"]["S"] == "RECORD#r1"
     );
+}
+
+#[tokio::test]
+async fn s16_dry_run_of_a_versioned_update_shows_the_condition_and_the_index_rewrite() {
+    let table = register(base_builder(dead_client(), monotable::Conventions::lower(), "app-dev"))
+        .build()
+        .await
+        .unwrap();
+    let repo = table.repo::<Record>(&caller("alice", &["org-1"], &[]).org("org-1").unwrap()).unwrap();
+    let f = Record::FIELDS;
+    let req = repo
+        .plan_at("2024-05-01T10:00:00.000Z")
+        .update(&RecordKey { id: "r1".into() }, &Update::new().set(f.status, "done").expect_version(3))
+        .unwrap();
+    let json = req.to_json();
+    assert_eq!(json["ConditionExpression"], "attribute_exists(#n4) AND #n5 = :v4");
+    assert_eq!(json["ExpressionAttributeNames"]["#n5"], "version");
+    assert_eq!(json["ExpressionAttributeValues"][":v4"]["N"], "3");
+    assert_eq!(json["ExpressionAttributeValues"][":v5"]["N"], "4");
+    let update = json["UpdateExpression"].as_str().unwrap();
+    assert_eq!(update, "SET #n0 = :v0, #n1 = :v1, #n2 = :v2, #n3 = :v3, #n5 = :v5");
+    assert_eq!(json["ExpressionAttributeNames"]["#n1"], "gsi1pk");
+    assert_eq!(json["ExpressionAttributeValues"][":v1"]["S"], "ORG#org-1#STATUS#done");
+    assert_eq!(json["ReturnValues"], "ALL_NEW");
 }
