@@ -3,6 +3,8 @@
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod export;
+mod import;
 mod serve;
 
 /// monotable: a DynamoDB-compatible engine and single-table toolkit.
@@ -19,6 +21,10 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Load-test any DynamoDB endpoint and report throughput and latency percentiles.
     Bench(bench::BenchArgs),
+    /// Export a table of a data directory as DynamoDB JSON lines plus a table definition.
+    Export(export::ExportArgs),
+    /// Import DynamoDB JSON lines into a table of a data directory.
+    Import(import::ImportArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -26,5 +32,7 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Import(args) => import::run(args),
     }
 }

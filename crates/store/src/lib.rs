@@ -21,6 +21,9 @@ mod transfer;
 mod ttl;
 mod verify;
 
+/// The progress-bar crate whose `ProgressBar` the export/import API takes.
+pub use indicatif;
+
 pub use codec::VALUE_VERSION;
 pub use error::StoreError;
 pub use keyspace::FjallKeyspace;
