@@ -75,7 +75,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("could not start the async runtime")?;
     let sweeper = TtlSweeper::new(engine.clone()).spawn();
-    let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth));
+    let durable = args.data_dir.is_some();
+    let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth, durable));
     drop(sweeper);
     result
 }
@@ -105,6 +106,7 @@ async fn serve(
     engine: Engine,
     storage_note: String,
     auth: Auth,
+    durable: bool,
 ) -> anyhow::Result<()> {
     let listener = TcpListener::bind((host.as_str(), port))
         .await
@@ -125,7 +127,8 @@ async fn serve(
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(banner.as_bytes()).and_then(|()| stdout.flush());
     drop(stdout);
-    let service = Service::new(engine).with_auth(auth);
+    // A durable engine blocks on group-commit syncs: let many requests wait on one sync.
+    let service = Service::new(engine).with_auth(auth).with_blocking_calls(durable);
     monotable_server::serve(listener, service, shutdown_signal()).await?;
     tracing::info!("stopped");
     Ok(())

@@ -104,6 +104,25 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
         .get(http::header::EXPECT)
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     match read_body(body, declared, expects_continue).await {
+        Ok(body) if service.blocking_calls() => {
+            // A durable engine may wait for an fsync inside the call. On the blocking pool many
+            // such calls wait at once, so one group commit can serve them all; on the async
+            // workers at most one call per worker could wait, and groups would stay tiny.
+            let service = service.clone();
+            let handle = tokio::task::spawn_blocking(move || service.handle(&parts, &body).map(Full::new));
+            match handle.await {
+                Ok(response) => response,
+                Err(_) => {
+                    let request_id = new_request_id();
+                    error_response(
+                        &ServerError::Internal("The server encountered an internal error.".into()),
+                        JSON_1_0,
+                        &request_id,
+                    )
+                    .map(Full::new)
+                }
+            }
+        }
         Ok(body) => service.handle(&parts, &body).map(Full::new),
         Err(error) => {
             let request_id = new_request_id();
