@@ -1,7 +1,6 @@
 //! [`FjallKeyspace`]: one engine keyspace (a table or an index) as one fjall keyspace.
 
 use std::any::Any;
-use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -31,17 +30,6 @@ impl FjallKeyspace {
     }
 }
 
-/// True when the bounds describe an empty range.
-fn empty_range(range: &KeyRange) -> bool {
-    match (&range.start, &range.end) {
-        (Bound::Included(s), Bound::Included(e)) => s > e,
-        (Bound::Included(s), Bound::Excluded(e))
-        | (Bound::Excluded(s), Bound::Included(e))
-        | (Bound::Excluded(s), Bound::Excluded(e)) => s >= e,
-        _ => false,
-    }
-}
-
 impl Keyspace for FjallKeyspace {
     fn name(&self) -> &str {
         &self.name
@@ -58,7 +46,7 @@ impl Keyspace for FjallKeyspace {
     }
 
     fn scan(&self, range: &KeyRange, visit: &mut Visitor<'_>) -> Result<(), StorageError> {
-        if empty_range(range) {
+        if range.is_empty() {
             return Ok(());
         }
         let iter = self.tree.range::<Vec<u8>, _>((range.start.clone(), range.end.clone()));

@@ -305,6 +305,56 @@ fn return_values_failure(rv: Option<&str>, allowed: &[&str]) -> Result<(), Error
     }
 }
 
+/// Resolves the condition of a write whose only expression is its condition (PutItem,
+/// DeleteItem): placeholder-map checks, the condition (or its legacy `Expected` form), then the
+/// unused-placeholder check, in DynamoDB's order.
+fn only_condition(
+    names: Option<&std::collections::HashMap<String, String>>,
+    values: Option<&std::collections::HashMap<String, monotable_types::AttributeValue>>,
+    condition_expression: Option<&str>,
+    expected: Option<&std::collections::HashMap<String, ExpectedAttributeValue>>,
+    conditional_operator: Option<&str>,
+) -> Result<Option<Condition>, Error> {
+    check_placeholders(names, values)?;
+    let mut params = Params::new(names, values);
+    let condition = write_condition(&mut params, condition_expression, expected, conditional_operator)?;
+    params.finish().map_err(expr_err)?;
+    Ok(condition)
+}
+
+/// The response members of a write that can return only the old item (PutItem, DeleteItem).
+struct OldImageOutput {
+    item_collection_metrics: Option<ItemCollectionMetrics>,
+    attributes: Option<Item>,
+    consumed_capacity: Option<ConsumedCapacity>,
+}
+
+/// Runs `write` and builds the members PutItem and DeleteItem share: collection metrics,
+/// `ALL_OLD` attributes and consumed capacity.
+fn old_image_output(
+    inner: &Inner,
+    write: &Write,
+    return_values: Option<&str>,
+    return_consumed_capacity: Option<&str>,
+    return_item_collection_metrics: Option<&str>,
+) -> Result<OldImageOutput, Error> {
+    let (change, schema) = run_write(inner, write)?;
+    let report = Report::parse(return_consumed_capacity);
+    Ok(OldImageOutput {
+        item_collection_metrics: collection_metrics(
+            &write.table,
+            &schema,
+            &change,
+            return_item_collection_metrics,
+        )?,
+        attributes: match return_values {
+            Some("ALL_OLD") => change.old.as_deref().cloned(),
+            _ => None,
+        },
+        consumed_capacity: write_report(report, &schema, &change, &write.table.name),
+    })
+}
+
 pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItemOutput, Error> {
     let mut c = Constraints::default();
     c.name(input.table_name.as_deref(), "tableName", true);
@@ -326,19 +376,13 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
     )?;
     let item = input.item.take().unwrap_or_default();
     validate::check_values(item.values())?;
-    check_placeholders(
+    let condition = only_condition(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
-    )?;
-    let mut params =
-        Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
-    let condition = write_condition(
-        &mut params,
         input.condition_expression.as_deref(),
         input.expected.as_ref(),
         input.conditional_operator.as_deref(),
     )?;
-    params.finish().map_err(expr_err)?;
     let table = table_for_item_op(inner, input.table_name.as_deref())?;
     let schema = table.schema();
     validate::check_item_key(&schema.key, &item)?;
@@ -355,20 +399,17 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
         condition,
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
-    let (change, schema) = run_write(inner, &write)?;
-    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let out = old_image_output(
+        inner,
+        &write,
+        input.return_values.as_deref(),
+        input.return_consumed_capacity.as_deref(),
+        input.return_item_collection_metrics.as_deref(),
+    )?;
     Ok(PutItemOutput {
-        item_collection_metrics: collection_metrics(
-            &table,
-            &schema,
-            &change,
-            input.return_item_collection_metrics.as_deref(),
-        )?,
-        attributes: match input.return_values.as_deref() {
-            Some("ALL_OLD") => change.old.as_deref().cloned(),
-            _ => None,
-        },
-        consumed_capacity: write_report(report, &schema, &change, &table.name),
+        item_collection_metrics: out.item_collection_metrics,
+        attributes: out.attributes,
+        consumed_capacity: out.consumed_capacity,
     })
 }
 
@@ -391,19 +432,13 @@ pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<Delet
         input.expression_attribute_names.is_some(),
         input.expression_attribute_values.is_some(),
     )?;
-    check_placeholders(
+    let condition = only_condition(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
-    )?;
-    let mut params =
-        Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
-    let condition = write_condition(
-        &mut params,
         input.condition_expression.as_deref(),
         input.expected.as_ref(),
         input.conditional_operator.as_deref(),
     )?;
-    params.finish().map_err(expr_err)?;
     let table = table_for_item_op(inner, input.table_name.as_deref())?;
     let schema = table.schema();
     let key_item = input.key.clone().unwrap_or_default();
@@ -416,20 +451,17 @@ pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<Delet
         condition,
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
-    let (change, schema) = run_write(inner, &write)?;
-    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let out = old_image_output(
+        inner,
+        &write,
+        input.return_values.as_deref(),
+        input.return_consumed_capacity.as_deref(),
+        input.return_item_collection_metrics.as_deref(),
+    )?;
     Ok(DeleteItemOutput {
-        item_collection_metrics: collection_metrics(
-            &table,
-            &schema,
-            &change,
-            input.return_item_collection_metrics.as_deref(),
-        )?,
-        attributes: match input.return_values.as_deref() {
-            Some("ALL_OLD") => change.old.as_deref().cloned(),
-            _ => None,
-        },
-        consumed_capacity: write_report(report, &schema, &change, &table.name),
+        item_collection_metrics: out.item_collection_metrics,
+        attributes: out.attributes,
+        consumed_capacity: out.consumed_capacity,
     })
 }
 

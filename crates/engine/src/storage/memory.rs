@@ -30,17 +30,6 @@ fn as_ref_bound(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
     }
 }
 
-/// True when the bounds describe an empty range, which `BTreeMap::range` would panic on.
-fn empty_range(range: &KeyRange) -> bool {
-    match (&range.start, &range.end) {
-        (Bound::Included(s), Bound::Included(e)) => s > e,
-        (Bound::Included(s), Bound::Excluded(e))
-        | (Bound::Excluded(s), Bound::Included(e))
-        | (Bound::Excluded(s), Bound::Excluded(e)) => s >= e,
-        _ => false,
-    }
-}
-
 impl Keyspace for MemoryKeyspace {
     fn name(&self) -> &str {
         &self.name
@@ -51,7 +40,7 @@ impl Keyspace for MemoryKeyspace {
     }
 
     fn scan(&self, range: &KeyRange, visit: &mut Visitor<'_>) -> Result<(), StorageError> {
-        if empty_range(range) {
+        if range.is_empty() {
             return Ok(());
         }
         let map = self.map.read();

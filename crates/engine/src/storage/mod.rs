@@ -53,6 +53,20 @@ pub struct KeyRange {
     pub reverse: bool,
 }
 
+impl KeyRange {
+    /// True when the bounds describe an empty range (start above end, or equal with either
+    /// end excluded). Implementations skip such scans: `BTreeMap::range` panics on them.
+    pub fn is_empty(&self) -> bool {
+        match (&self.start, &self.end) {
+            (Bound::Included(s), Bound::Included(e)) => s > e,
+            (Bound::Included(s), Bound::Excluded(e))
+            | (Bound::Excluded(s), Bound::Included(e))
+            | (Bound::Excluded(s), Bound::Excluded(e)) => s >= e,
+            _ => false,
+        }
+    }
+}
+
 /// A visitor called for each entry in key order; returning `false` stops the scan.
 pub type Visitor<'a> = dyn FnMut(&[u8], &Arc<Item>) -> bool + 'a;
 
