@@ -2,6 +2,11 @@
 
 use clap::{Parser, Subcommand};
 
+/// mimalloc instead of glibc malloc: the engine allocates and frees many small items and
+/// attribute strings per request, which glibc's arenas fragment under multi-threaded load.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod bench;
 mod export;
 mod import;
