@@ -303,29 +303,62 @@ impl fmt::Display for Number {
         if self.is_zero() {
             return f.write_str("0");
         }
-        let digits = self.mantissa.to_string();
-        let mut out = String::with_capacity(digits.len() + 8);
+        // Written in pieces from a stack buffer: numbers are printed for every response that
+        // carries one, and this runs without allocating.
+        let mut buf = [0u8; 40];
+        let digits = mantissa_digits(self.mantissa, &mut buf);
         if self.negative {
-            out.push('-');
+            f.write_str("-")?;
         }
         if self.exponent >= 0 {
-            out.push_str(&digits);
-            out.extend(std::iter::repeat_n('0', self.exponent as usize));
+            f.write_str(digits)?;
+            write_zeros(f, self.exponent as usize)
         } else {
-            let frac = (-self.exponent) as usize;
+            let frac = self.exponent.unsigned_abs() as usize;
             if frac >= digits.len() {
-                out.push_str("0.");
-                out.extend(std::iter::repeat_n('0', frac - digits.len()));
-                out.push_str(&digits);
+                f.write_str("0.")?;
+                write_zeros(f, frac - digits.len())?;
+                f.write_str(digits)
             } else {
                 let (int, rest) = digits.split_at(digits.len() - frac);
-                out.push_str(int);
-                out.push('.');
-                out.push_str(rest);
+                f.write_str(int)?;
+                f.write_str(".")?;
+                f.write_str(rest)
             }
         }
-        f.write_str(&out)
     }
+}
+
+/// The decimal digits of `m` (at most 39 for a `u128`), written at the end of `buf`.
+fn mantissa_digits(m: u128, buf: &mut [u8; 40]) -> &str {
+    let mut pos = buf.len();
+    let mut wide = m;
+    while wide > u128::from(u64::MAX) {
+        pos -= 1;
+        buf[pos] = b'0' + (wide % 10) as u8;
+        wide /= 10;
+    }
+    let mut narrow = wide as u64;
+    loop {
+        pos -= 1;
+        buf[pos] = b'0' + (narrow % 10) as u8;
+        narrow /= 10;
+        if narrow == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&buf[pos..]).unwrap_or("")
+}
+
+fn write_zeros(f: &mut fmt::Formatter<'_>, mut n: usize) -> fmt::Result {
+    const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+    while n > 0 {
+        let k = n.min(ZEROS.len());
+        f.write_str(&ZEROS[..k])?;
+        n -= k;
+    }
+    Ok(())
 }
 
 impl fmt::Debug for Number {
@@ -359,6 +392,51 @@ mod tests {
 
     fn n(s: &str) -> Number {
         Number::parse(s).unwrap()
+    }
+
+    /// The straightforward formatting the allocation-free `Display` replaced.
+    fn reference_text(n: &Number) -> String {
+        if n.is_zero() {
+            return "0".into();
+        }
+        let digits = n.mantissa.to_string();
+        let sign = if n.negative { "-" } else { "" };
+        if n.exponent >= 0 {
+            format!("{sign}{digits}{}", "0".repeat(n.exponent as usize))
+        } else {
+            let frac = (-n.exponent) as usize;
+            if frac >= digits.len() {
+                format!("{sign}0.{}{digits}", "0".repeat(frac - digits.len()))
+            } else {
+                let (int, rest) = digits.split_at(digits.len() - frac);
+                format!("{sign}{int}.{rest}")
+            }
+        }
+    }
+
+    #[test]
+    fn text_matches_the_reference_formatting_at_the_extremes() {
+        let nines = "9".repeat(38);
+        for text in [
+            "1",
+            "-1",
+            "0.5",
+            "123.456",
+            "1E125",
+            "-1E-130",
+            "1E-130",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-184467440737095516160000",
+            "1.8446744073709551616E-100",
+            nines.as_str(),
+            &format!("-{nines}E87"),
+            &format!("0.{nines}E-92"),
+            "12345678901234567890123.5",
+        ] {
+            let v = n(text);
+            assert_eq!(v.to_string(), reference_text(&v), "{text}");
+        }
     }
 
     #[test]

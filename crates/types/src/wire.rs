@@ -45,7 +45,7 @@ impl Serialize for AttributeValue {
         let mut map = serializer.serialize_map(Some(1))?;
         match self {
             AttributeValue::S(s) => map.serialize_entry("S", s)?,
-            AttributeValue::N(n) => map.serialize_entry("N", &n.to_string())?,
+            AttributeValue::N(n) => map.serialize_entry("N", &AsText(n))?,
             AttributeValue::B(b) => map.serialize_entry("B", &STANDARD.encode(b))?,
             AttributeValue::Bool(b) => map.serialize_entry("BOOL", b)?,
             AttributeValue::Null => map.serialize_entry("NULL", &true)?,
@@ -59,13 +59,22 @@ impl Serialize for AttributeValue {
     }
 }
 
+/// A number serialised as its canonical text, written straight into the output.
+struct AsText<'a>(&'a Number);
+
+impl Serialize for AsText<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
 struct NumberList<'a>(&'a [Number]);
 
 impl Serialize for NumberList<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
         for n in self.0 {
-            seq.serialize_element(&n.to_string())?;
+            seq.serialize_element(&AsText(n))?;
         }
         seq.end()
     }
