@@ -25,11 +25,19 @@ pub const MAX_DEPTH: usize = 128;
 /// Fails with a message-less `SerializationException` unless `body` is one UTF-8 JSON
 /// document nested at most [`MAX_DEPTH`] deep.
 pub(crate) fn check_json(body: &[u8]) -> Result<(), ServerError> {
-    let text = std::str::from_utf8(body).map_err(|_| ServerError::Serialization(None))?;
-    if nesting_exceeds(text.as_bytes(), MAX_DEPTH) {
+    check_encoding(body)?;
+    serde_json::from_slice::<IgnoredAny>(body).map(|_| ()).map_err(|_| ServerError::Serialization(None))
+}
+
+/// The cheap part of [`check_json`]: UTF-8 and nesting depth, without parsing. A body that
+/// passes it and decodes into an input shape is valid JSON (the decode reads every byte); a
+/// body that fails to decode must be given to [`check_json`] to tell a syntax error from a
+/// member error.
+pub(crate) fn check_encoding(body: &[u8]) -> Result<(), ServerError> {
+    if std::str::from_utf8(body).is_err() || nesting_exceeds(body, MAX_DEPTH) {
         return Err(ServerError::Serialization(None));
     }
-    serde_json::from_str::<IgnoredAny>(text).map(|_| ()).map_err(|_| ServerError::Serialization(None))
+    Ok(())
 }
 
 /// True when brackets and braces outside string literals nest deeper than `max`. The scan
@@ -61,7 +69,8 @@ fn nesting_exceeds(json: &[u8], max: usize) -> bool {
     false
 }
 
-/// Decodes `body` (already checked by [`check_json`]) into an input shape.
+/// Decodes `body` (whose encoding [`check_encoding`] accepted) into an input shape. When the
+/// decode fails, [`check_json`] decides whether the body was JSON at all.
 pub(crate) fn decode_input<I: DeserializeOwned>(body: &[u8]) -> Result<I, ServerError> {
     let body: &[u8] = match body.trim_ascii_start().first() {
         Some(b'{') => body,
@@ -71,7 +80,11 @@ pub(crate) fn decode_input<I: DeserializeOwned>(body: &[u8]) -> Result<I, Server
         Some(b'n') => b"{}",
         _ => return Err(ServerError::Serialization(Some("Expected null".into()))),
     };
-    serde_json::from_slice(body).map_err(translate)
+    serde_json::from_slice(body).map_err(|e| match check_json(body) {
+        // Not JSON after all (the syntax error lies past the member the decode stopped at).
+        Err(syntax) => syntax,
+        Ok(()) => translate(e),
+    })
 }
 
 fn translate(e: serde_json::Error) -> ServerError {

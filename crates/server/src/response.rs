@@ -3,7 +3,7 @@
 //! and nowhere else.
 
 use bytes::Bytes;
-use http::header::{HeaderValue, CONTENT_TYPE};
+use http::header::{HeaderName, HeaderValue, CONTENT_TYPE};
 use http::{Response, StatusCode};
 
 use crate::ServerError;
@@ -13,14 +13,71 @@ pub const JSON_1_0: &str = "application/x-amz-json-1.0";
 /// The plain JSON content type DynamoDB also accepts (and then answers with).
 pub const PLAIN_JSON: &str = "application/json";
 
+const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-amzn-requestid");
+const CRC32_HEADER: HeaderName = HeaderName::from_static("x-amz-crc32");
+
 /// A DynamoDB request id: 52 characters of `[0-9A-Z]`.
-pub(crate) fn new_request_id() -> String {
-    const ALPHABET: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    let mut random = [0u8; 64];
-    for chunk in random.chunks_mut(16) {
-        chunk.copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+///
+/// Ids only need to be unique, not secret: each thread draws them from its own wyrand
+/// generator, seeded once from the operating system's randomness, so an id costs a few
+/// multiplications instead of a `getrandom` system call per 16 random bytes.
+#[derive(Clone, Copy)]
+pub(crate) struct RequestId([u8; REQUEST_ID_LEN]);
+
+const REQUEST_ID_LEN: usize = 52;
+
+impl RequestId {
+    pub(crate) fn as_str(&self) -> &str {
+        // Only ASCII digits and capitals are ever written.
+        std::str::from_utf8(&self.0).unwrap_or("")
     }
-    random.iter().take(52).map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char).collect()
+}
+
+impl std::fmt::Display for RequestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::ops::Deref for RequestId {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+thread_local! {
+    static ID_STATE: std::cell::Cell<u64> = std::cell::Cell::new(id_seed());
+}
+
+fn id_seed() -> u64 {
+    let random = uuid::Uuid::new_v4().as_u128();
+    (random as u64) ^ ((random >> 64) as u64)
+}
+
+/// One step of wyrand (public domain; passes BigCrush and PractRand).
+fn wyrand(state: &std::cell::Cell<u64>) -> u64 {
+    let s = state.get().wrapping_add(0xa076_1d64_78bd_642f);
+    state.set(s);
+    let t = u128::from(s) * u128::from(s ^ 0xe703_7ed1_a0b4_28db);
+    ((t >> 64) as u64) ^ (t as u64)
+}
+
+pub(crate) fn new_request_id() -> RequestId {
+    const ALPHABET: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    // 36^12 < 2^64: twelve base-36 digits of each 64-bit draw are close to uniform.
+    const PER_DRAW: usize = 12;
+    let mut id = [0u8; REQUEST_ID_LEN];
+    ID_STATE.with(|state| {
+        for chunk in id.chunks_mut(PER_DRAW) {
+            let mut r = wyrand(state);
+            for c in chunk {
+                *c = ALPHABET[(r % 36) as usize];
+                r /= 36;
+            }
+        }
+    });
+    RequestId(id)
 }
 
 /// A response with the headers every DynamoDB response has. `content_type` is `None` for the
@@ -36,9 +93,9 @@ pub(crate) fn respond(
     *response.status_mut() = status;
     let headers = response.headers_mut();
     if let Ok(id) = HeaderValue::from_str(request_id) {
-        headers.insert("x-amzn-requestid", id);
+        headers.insert(REQUEST_ID_HEADER, id);
     }
-    headers.insert("x-amz-crc32", HeaderValue::from(crc));
+    headers.insert(CRC32_HEADER, HeaderValue::from(crc));
     if let Some(ct) = content_type {
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(ct));
     }
@@ -64,7 +121,10 @@ mod tests {
         let a = new_request_id();
         assert_eq!(a.len(), 52);
         assert!(a.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase()), "{a}");
-        assert_ne!(a, new_request_id());
+        assert_ne!(a.as_str(), new_request_id().as_str());
+        let ids: std::collections::HashSet<String> =
+            (0..10_000).map(|_| new_request_id().to_string()).collect();
+        assert_eq!(ids.len(), 10_000);
     }
 
     #[test]

@@ -14,10 +14,13 @@ use monotable_engine::Engine;
 
 use crate::auth::Auth;
 use crate::cors;
-use crate::decode::check_json;
+use crate::decode::{check_encoding, check_json};
 use crate::operation::Operation;
 use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_JSON};
 use crate::ServerError;
+
+/// `X-Amz-Target`, the header naming the operation.
+const X_AMZ_TARGET: http::HeaderName = http::HeaderName::from_static("x-amz-target");
 
 /// The largest request body DynamoDB accepts (16 MiB); larger bodies get a bare 413.
 pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
@@ -72,8 +75,9 @@ impl Service {
         if let Some(response) = cors::preflight(parts, &request_id) {
             return response;
         }
-        let content_type = response_content_type(parts);
-        let (operation, result) = self.process(parts, body);
+        let media_type = media_type(parts);
+        let content_type = response_content_type(parts, media_type);
+        let (operation, result) = self.process(parts, media_type, body);
         let (mut response, error) = match result {
             Ok(response) => (respond(StatusCode::OK, response, Some(content_type), &request_id), None),
             Err(error) => (error_response(&error, content_type, &request_id), Some(error.type_name())),
@@ -97,6 +101,7 @@ impl Service {
     fn process(
         &self,
         parts: &http::request::Parts,
+        media_type: Option<&str>,
         body: &[u8],
     ) -> (Option<Operation>, Result<Bytes, ServerError>) {
         if body.len() > MAX_REQUEST_BYTES {
@@ -105,21 +110,31 @@ impl Service {
         if parts.method == Method::GET && parts.uri.path() == "/" {
             return (None, Ok(Bytes::from_static(HEALTH_BODY.as_bytes())));
         }
-        if parts.method != Method::POST || (!body.is_empty() && !is_json_content_type(parts)) {
+        if parts.method != Method::POST || (!body.is_empty() && !is_json_content_type(media_type)) {
             return (None, Err(ServerError::NotFound));
         }
+        // JSON syntax is checked before the target and the signature, as DynamoDB does. A
+        // body that opens an object is checked cheaply here (UTF-8, nesting) and fully by its
+        // typed decode; only when something fails is the whole-document check run, so that
+        // the error is the one the check-first order gives.
+        let deferred_syntax = !body.is_empty() && body.trim_ascii_start().first() == Some(&b'{');
         if !body.is_empty() {
-            if let Err(e) = check_json(body) {
+            let checked = if deferred_syntax { check_encoding(body) } else { check_json(body) };
+            if let Err(e) = checked {
                 return (None, Err(e));
             }
         }
-        let target = parts.headers.get("x-amz-target").and_then(|v| v.to_str().ok());
+        let syntax_first = |error: ServerError| match deferred_syntax {
+            true => check_json(body).err().unwrap_or(error),
+            false => error,
+        };
+        let target = parts.headers.get(X_AMZ_TARGET).and_then(|v| v.to_str().ok());
         let operation = match Operation::from_target(target) {
             Ok(op) => op,
-            Err(e) => return (None, Err(e)),
+            Err(e) => return (None, Err(syntax_first(e))),
         };
         if let Err(e) = self.auth.check(parts, body, unix_now()) {
-            return (Some(operation), Err(e));
+            return (Some(operation), Err(syntax_first(e)));
         }
         if body.is_empty() {
             return (Some(operation), Err(ServerError::Serialization(None)));
@@ -141,10 +156,10 @@ impl std::fmt::Debug for Service {
 }
 
 /// The health check answers in plain text; everything else in the request's JSON flavour.
-fn response_content_type(parts: &http::request::Parts) -> &'static str {
+fn response_content_type(parts: &http::request::Parts, media_type: Option<&str>) -> &'static str {
     if parts.method == Method::GET {
         "text/plain; charset=utf-8"
-    } else if media_type(parts) == Some(PLAIN_JSON) {
+    } else if media_type == Some(PLAIN_JSON) {
         PLAIN_JSON
     } else {
         JSON_1_0
@@ -156,8 +171,8 @@ fn media_type(parts: &http::request::Parts) -> Option<&str> {
     Some(value.split(';').next().unwrap_or("").trim())
 }
 
-fn is_json_content_type(parts: &http::request::Parts) -> bool {
-    matches!(media_type(parts), Some(t) if t.eq_ignore_ascii_case(JSON_1_0) || t.eq_ignore_ascii_case(PLAIN_JSON))
+fn is_json_content_type(media_type: Option<&str>) -> bool {
+    matches!(media_type, Some(t) if t.eq_ignore_ascii_case(JSON_1_0) || t.eq_ignore_ascii_case(PLAIN_JSON))
 }
 
 fn unix_now() -> i64 {

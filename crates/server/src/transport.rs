@@ -158,23 +158,39 @@ async fn read_body(
         }
         return Err(ServerError::RequestTooLarge);
     }
-    let mut collected = BytesMut::with_capacity(declared.unwrap_or(0));
+    // A small body usually arrives as one frame: keep that frame's bytes (a view into hyper's
+    // read buffer) and copy only when a second frame follows.
+    let mut first: Option<Bytes> = None;
+    let mut collected: Option<BytesMut> = None;
+    let mut seen = 0usize;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| {
             tracing::debug!(error = %e, "could not read request body");
             ServerError::Serialization(None)
         })?;
-        if let Some(data) = frame.data_ref() {
-            if collected.len() + data.len() > MAX_REQUEST_BYTES {
-                let seen = collected.len() + data.len();
-                drop(collected);
-                let _ = tokio::time::timeout(DRAIN_TIME, drain(body, seen)).await;
-                return Err(ServerError::RequestTooLarge);
+        let Ok(data) = frame.into_data() else { continue };
+        if seen + data.len() > MAX_REQUEST_BYTES {
+            let seen = seen + data.len();
+            drop((first, collected));
+            let _ = tokio::time::timeout(DRAIN_TIME, drain(body, seen)).await;
+            return Err(ServerError::RequestTooLarge);
+        }
+        seen += data.len();
+        match (&mut collected, first.take()) {
+            (Some(buffer), _) => buffer.extend_from_slice(&data),
+            (None, None) => first = Some(data),
+            (None, Some(earlier)) => {
+                let mut buffer = BytesMut::with_capacity(declared.unwrap_or(0).max(seen));
+                buffer.extend_from_slice(&earlier);
+                buffer.extend_from_slice(&data);
+                collected = Some(buffer);
             }
-            collected.extend_from_slice(data);
         }
     }
-    Ok(collected.freeze())
+    Ok(match (collected, first) {
+        (Some(buffer), _) => buffer.freeze(),
+        (None, first) => first.unwrap_or_default(),
+    })
 }
 
 async fn drain(mut body: Incoming, mut seen: usize) {

@@ -40,23 +40,12 @@ pub(crate) fn parse<'a>(
         Some(a) if a.trim_start().starts_with("AWS4-") => a,
         _ => return Err(ServerError::MissingAuthenticationToken),
     };
-    let trimmed = auth.trim();
-    let (algorithm, rest) = trimmed.split_once(' ').unwrap_or((trimmed, ""));
-
-    let mut credential = None;
-    let mut signed_headers = None;
-    let mut signature = None;
-    for pair in rest.split(',') {
-        let pair = pair.trim();
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let slot = match key.trim() {
-            "Credential" => &mut credential,
-            "SignedHeaders" => &mut signed_headers,
-            "Signature" => &mut signature,
-            _ => continue,
-        };
-        *slot = Some(value.trim());
-    }
+    let (algorithm, credential, signed_headers, signature) = match sdk_layout(auth) {
+        Some((credential, signed_headers, signature)) => {
+            (ALGORITHM, Some(credential), Some(signed_headers), Some(signature))
+        }
+        None => general_layout(auth),
+    };
 
     let mut missing = String::new();
     for (name, value) in
@@ -89,8 +78,10 @@ pub(crate) fn parse<'a>(
         )));
     }
 
-    let parts: Vec<&str> = credential.trim_end_matches('/').split('/').collect();
-    let [key_id, scope_date, region, service, terminator] = parts[..] else {
+    let mut parts = credential.trim_end_matches('/').split('/');
+    let (Some(key_id), Some(scope_date), Some(region), Some(service), Some(terminator), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+    else {
         return Err(ServerError::IncompleteSignature(format!(
             "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '{credential}'"
         )));
@@ -110,6 +101,45 @@ pub(crate) fn parse<'a>(
     })
 }
 
+/// Splits any header that starts with `AWS4-` into its algorithm and its three parameters,
+/// tolerating spacing, order and repeats as DynamoDB does (a later repeat wins).
+fn general_layout(auth: &str) -> (&str, Option<&str>, Option<&str>, Option<&str>) {
+    let trimmed = auth.trim();
+    let (algorithm, rest) = trimmed.split_once(' ').unwrap_or((trimmed, ""));
+
+    let mut credential = None;
+    let mut signed_headers = None;
+    let mut signature = None;
+    for pair in rest.split(',') {
+        let pair = pair.trim();
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let slot = match key.trim() {
+            "Credential" => &mut credential,
+            "SignedHeaders" => &mut signed_headers,
+            "Signature" => &mut signature,
+            _ => continue,
+        };
+        *slot = Some(value.trim());
+    }
+    (algorithm, credential, signed_headers, signature)
+}
+
+/// The parameters of a header in exactly the layout the SDKs write
+/// (`AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…`, values of printable ASCII
+/// without `,` or `=`), for which [`general_layout`] gives the same parts; found without the
+/// general splitting and trimming, which cost more than the rest of a GetItem's checks.
+fn sdk_layout(auth: &str) -> Option<(&str, &str, &str)> {
+    let rest = auth.strip_prefix("AWS4-HMAC-SHA256 Credential=")?;
+    let (credential, rest) = rest.split_once(", SignedHeaders=")?;
+    let (signed_headers, signature) = rest.split_once(", Signature=")?;
+    let plain = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_graphic() && b != b',' && b != b'=');
+    (plain(credential) && plain(signed_headers) && plain(signature)).then_some((
+        credential,
+        signed_headers,
+        signature,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,6 +149,29 @@ mod tests {
 
     fn message(e: ServerError) -> (String, String) {
         (e.type_name().to_string(), e.message().unwrap_or_default().to_string())
+    }
+
+    fn general(h: &str) -> Option<(&str, &str, &str)> {
+        let (algorithm, c, sh, sig) = general_layout(h);
+        (algorithm == ALGORITHM).then_some(()).and(c.zip(sh).zip(sig).map(|((c, sh), sig)| (c, sh, sig)))
+    }
+
+    #[test]
+    fn the_sdk_layout_shortcut_agrees_with_the_general_parser() {
+        for header in [
+            GOOD,
+            "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=x=y",
+            "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=ab ",
+            "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=a,Signature=b",
+            "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=\u{a0}",
+            "AWS4-HMAC-SHA256 Credential=, SignedHeaders=host, Signature=x",
+            "AWS4-HMAC-SHA256  Credential=a/b/c/d/e, SignedHeaders=host, Signature=x",
+        ] {
+            if let Some(fast) = sdk_layout(header) {
+                assert_eq!(Some(fast), general(header), "{header}");
+            }
+        }
+        assert!(sdk_layout(GOOD).is_some());
     }
 
     #[test]

@@ -16,7 +16,12 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+use http::header::{HeaderName, AUTHORIZATION, DATE};
+
 use crate::ServerError;
+
+/// `X-Amz-Date`, the signing time.
+const X_AMZ_DATE: HeaderName = HeaderName::from_static("x-amz-date");
 
 /// How requests are authenticated.
 #[derive(Debug, Clone, Default)]
@@ -103,9 +108,9 @@ impl Auth {
         body: &[u8],
         now: i64,
     ) -> Result<(), ServerError> {
-        let header_str = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok());
-        let date = header_str("x-amz-date").or_else(|| header_str("date"));
-        let auth = header::parse(header_str("authorization"), date)?;
+        let header_str = |name: &HeaderName| parts.headers.get(name).and_then(|v| v.to_str().ok());
+        let date = header_str(&X_AMZ_DATE).or_else(|| header_str(&DATE));
+        let auth = header::parse(header_str(&AUTHORIZATION), date)?;
         let Auth::Verify(credentials) = self else {
             return Ok(());
         };

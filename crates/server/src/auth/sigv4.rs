@@ -20,34 +20,84 @@ pub(crate) fn signature_matches(
     auth: &Authorization<'_>,
     secret: &str,
 ) -> bool {
-    let Ok(provided) = hex::decode(auth.signature) else {
+    use std::fmt::Write as _;
+    let mut provided = [0u8; 32];
+    if hex::decode_to_slice(auth.signature, &mut provided).is_err() {
         return false;
-    };
-    let scope = format!("{}/{}/{}/{}", auth.scope_date, auth.region, auth.service, auth.terminator);
-    let canonical = canonical_request(parts, body, auth.signed_headers);
-    let string_to_sign =
-        format!("{ALGORITHM}\n{}\n{scope}\n{}", auth.date, hex::encode(Sha256::digest(canonical)));
-
-    let mut key = hmac(format!("AWS4{secret}").as_bytes(), auth.scope_date.as_bytes());
-    for part in [auth.region, auth.service, auth.terminator] {
-        key = hmac(&key, part.as_bytes());
     }
-    let Ok(mut mac) = HmacSha256::new_from_slice(&key) else {
+    let canonical = canonical_request(parts, body, auth.signed_headers);
+    let mut string_to_sign = String::with_capacity(160);
+    // Writing to a String cannot fail.
+    let _ = write!(
+        string_to_sign,
+        "{ALGORITHM}\n{}\n{}/{}/{}/{}\n{}",
+        auth.date,
+        auth.scope_date,
+        auth.region,
+        auth.service,
+        auth.terminator,
+        hex::encode(Sha256::digest(canonical))
+    );
+    let Some(mut mac) = signing_mac(secret, auth) else {
         return false;
     };
     mac.update(string_to_sign.as_bytes());
     mac.verify_slice(&provided).is_ok()
 }
 
-fn hmac(key: &[u8], data: &[u8]) -> Vec<u8> {
-    // HMAC accepts keys of any length, so `new_from_slice` cannot fail here.
-    match HmacSha256::new_from_slice(key) {
-        Ok(mut mac) => {
-            mac.update(data);
-            mac.finalize().into_bytes().to_vec()
-        }
-        Err(_) => Vec::new(),
+/// How many derived signing keys each thread remembers (one per secret and scope in use).
+const KEY_CACHE_SIZE: usize = 8;
+
+/// A derived signing key, already keyed into an HMAC, for one secret and credential scope
+/// (date, region, service, terminator).
+struct CachedKey {
+    secret: String,
+    scope: [String; 4],
+    mac: HmacSha256,
+}
+
+thread_local! {
+    static KEY_CACHE: std::cell::RefCell<Vec<CachedKey>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// An HMAC keyed with the signing key of `secret` for the request's credential scope. The key
+/// takes four HMACs to derive and changes once a day, so each thread caches the last few.
+fn signing_mac(secret: &str, auth: &Authorization<'_>) -> Option<HmacSha256> {
+    let scope = [auth.scope_date, auth.region, auth.service, auth.terminator];
+    let hit = KEY_CACHE.with(|cache| {
+        let cache = cache.borrow();
+        cache
+            .iter()
+            .find(|k| k.secret == secret && k.scope.iter().zip(scope).all(|(a, b)| a == b))
+            .map(|k| k.mac.clone())
+    });
+    if hit.is_some() {
+        return hit;
     }
+    let mut key = hmac(format!("AWS4{secret}").as_bytes(), auth.scope_date.as_bytes())?;
+    for part in [auth.region, auth.service, auth.terminator] {
+        key = hmac(&key, part.as_bytes())?;
+    }
+    let mac = HmacSha256::new_from_slice(&key).ok()?;
+    KEY_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= KEY_CACHE_SIZE {
+            cache.remove(0);
+        }
+        cache.push(CachedKey {
+            secret: secret.to_owned(),
+            scope: scope.map(str::to_owned),
+            mac: mac.clone(),
+        });
+    });
+    Some(mac)
+}
+
+/// HMAC-SHA256 (which accepts keys of any length, so this is never `None` in practice).
+fn hmac(key: &[u8], data: &[u8]) -> Option<[u8; 32]> {
+    let mut mac = HmacSha256::new_from_slice(key).ok()?;
+    mac.update(data);
+    Some(mac.finalize().into_bytes().into())
 }
 
 /// The canonical request: method, canonical URI, canonical query, the signed headers with
@@ -57,31 +107,48 @@ pub(crate) fn canonical_request(parts: &http::request::Parts, body: &[u8], signe
     let path = parts.uri.path();
     let path = if path.is_empty() { "/" } else { path };
     let query = canonical_query(parts.uri.query().unwrap_or(""));
-    let mut out = format!("{}\n{}\n{query}\n", parts.method, encode(path, false));
+    let mut out = String::with_capacity(256 + signed_headers.len());
+    out.push_str(parts.method.as_str());
+    out.push('\n');
+    out.push_str(&encode(path, false));
+    out.push('\n');
+    out.push_str(&query);
+    out.push('\n');
     for name in signed_headers.split(';') {
-        let mut values: Vec<String> = parts
-            .headers
-            .get_all(name)
-            .iter()
-            .map(|v| collapse_whitespace(&String::from_utf8_lossy(v.as_bytes())))
-            .collect();
-        // A request handed over in process (or over HTTP/2) may carry its host only in the
-        // URI; the client signed that value.
-        if values.is_empty() && name == "host" {
-            values.extend(parts.uri.authority().map(|a| a.as_str().to_string()));
+        out.push_str(name);
+        out.push(':');
+        let mut values = parts.headers.get_all(name).iter().peekable();
+        if values.peek().is_none() && name == "host" {
+            // A request handed over in process (or over HTTP/2) may carry its host only in the
+            // URI; the client signed that value.
+            out.push_str(parts.uri.authority().map_or("", |a| a.as_str()));
         }
-        out.push_str(&format!("{name}:{}\n", values.join(",")));
+        for (i, value) in values.enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_collapsed(&mut out, &String::from_utf8_lossy(value.as_bytes()));
+        }
+        out.push('\n');
     }
-    let payload_hash = match parts.headers.get("x-amz-content-sha256").map(|v| v.as_bytes()) {
-        Some(b"UNSIGNED-PAYLOAD") => "UNSIGNED-PAYLOAD".to_string(),
-        _ => hex::encode(Sha256::digest(body)),
-    };
-    out.push_str(&format!("\n{signed_headers}\n{payload_hash}"));
+    out.push('\n');
+    out.push_str(signed_headers);
+    out.push('\n');
+    match parts.headers.get("x-amz-content-sha256").map(|v| v.as_bytes()) {
+        Some(b"UNSIGNED-PAYLOAD") => out.push_str("UNSIGNED-PAYLOAD"),
+        _ => out.push_str(&hex::encode(Sha256::digest(body))),
+    }
     out
 }
 
-fn collapse_whitespace(value: &str) -> String {
-    value.split_whitespace().collect::<Vec<_>>().join(" ")
+/// Appends `value` trimmed, with each inner run of whitespace collapsed to one space.
+fn push_collapsed(out: &mut String, value: &str) {
+    for (i, word) in value.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
 }
 
 /// Query parameters decoded, re-encoded strictly and sorted by name then value.
