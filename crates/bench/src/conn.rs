@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
-use http::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE, HOST};
+use http::header::{HeaderName, HeaderValue, AUTHORIZATION, CONTENT_TYPE, HOST};
 use http::Request;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::{handshake, SendRequest};
@@ -12,7 +12,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
 use crate::endpoint::Endpoint;
-use crate::sigv4::{self, Signer};
+use crate::sigv4::{self, DateSigner, Signer};
 use crate::BenchError;
 
 /// The credentials and region requests are signed with.
@@ -34,13 +34,24 @@ impl Default for SigningConfig {
     }
 }
 
-/// What each connection's task needs to sign requests: a signer and a per-second date cache.
+/// What each connection's task needs to sign requests: a signer and a per-second cache of the
+/// date header and of the signing state for that date.
 pub(crate) struct RequestSigner {
     signer: Signer,
     host: HeaderValue,
     last_second: u64,
-    amz_date: String,
     amz_date_header: HeaderValue,
+    date_signer: Option<DateSigner>,
+}
+
+/// The target header's name, parsed once.
+fn target_header() -> HeaderName {
+    HeaderName::from_static("x-amz-target")
+}
+
+/// The date header's name, parsed once.
+fn date_header() -> HeaderName {
+    HeaderName::from_static("x-amz-date")
 }
 
 impl RequestSigner {
@@ -53,21 +64,23 @@ impl RequestSigner {
             signer: Signer::new(&signing.access_key, &signing.secret_key, &signing.region, &endpoint.host),
             host,
             last_second: u64::MAX,
-            amz_date: String::new(),
             amz_date_header: HeaderValue::from_static(""),
+            date_signer: None,
         })
     }
 
-    /// Refreshes the `X-Amz-Date` value when the wall-clock second changed.
-    fn refresh_date(&mut self) {
+    /// The signing state of the current wall-clock second, refreshed when the second changed.
+    fn date_signer(&mut self) -> &DateSigner {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-        if now != self.last_second {
+        if now != self.last_second || self.date_signer.is_none() {
             self.last_second = now;
-            self.amz_date = sigv4::amz_date(now);
+            let amz_date = sigv4::amz_date(now);
             // The date is ASCII digits and letters, always a valid header value.
             self.amz_date_header =
-                HeaderValue::from_str(&self.amz_date).unwrap_or_else(|_| HeaderValue::from_static(""));
+                HeaderValue::from_str(&amz_date).unwrap_or_else(|_| HeaderValue::from_static(""));
+            self.date_signer = Some(self.signer.for_date(&amz_date));
         }
+        self.date_signer.get_or_insert_with(|| self.signer.for_date(""))
     }
 
     /// A signed `POST /` carrying `body`.
@@ -77,20 +90,18 @@ impl RequestSigner {
         body: &Bytes,
         body_hash: &str,
     ) -> Result<Request<Full<Bytes>>, BenchError> {
-        self.refresh_date();
-        let authorization = self.signer.authorization(&self.amz_date, target, body_hash);
+        let authorization = self.date_signer().authorization(target, body_hash);
+        let authorization = HeaderValue::from_maybe_shared(Bytes::from(authorization))
+            .map_err(|_| BenchError::InvalidConfig("credentials must be printable ASCII".into()))?;
         let mut request = Request::new(Full::new(body.clone()));
         *request.method_mut() = http::Method::POST;
         let headers = request.headers_mut();
+        headers.reserve(5);
         headers.insert(HOST, self.host.clone());
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(sigv4::CONTENT_TYPE));
-        headers.insert("x-amz-target", HeaderValue::from_static(target));
-        headers.insert("x-amz-date", self.amz_date_header.clone());
-        headers.insert(
-            AUTHORIZATION,
-            HeaderValue::from_str(&authorization)
-                .map_err(|_| BenchError::InvalidConfig("credentials must be printable ASCII".into()))?,
-        );
+        headers.insert(target_header(), HeaderValue::from_static(target));
+        headers.insert(date_header(), self.amz_date_header.clone());
+        headers.insert(AUTHORIZATION, authorization);
         Ok(request)
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! Hand-written with `hmac` + `sha2` instead of `aws-sigv4`: the load generator signs every
 //! request (as every SDK does), and on a 2-core machine the client's CPU is taken from the
-//! server under test. Two things keep a signature at about two SHA-256 blocks' worth of work:
-//! the payload hash is computed once per pre-built body, and the derived signing key is
-//! cached per scope date. The canonical form follows AWS's SigV4 specification for a
+//! server under test. Three things keep a signature at a few SHA-256 blocks' worth of work:
+//! the payload hash is computed once per pre-built body, the derived signing key is
+//! cached per scope date, and the hash states of the fixed heads of the canonical request and
+//! the string to sign are kept per `X-Amz-Date` second. The canonical form follows AWS's SigV4 specification for a
 //! `POST /` with no query string and the four headers botocore signs for DynamoDB.
 
 use hmac::{Hmac, Mac};
@@ -27,8 +28,17 @@ pub(crate) struct Signer {
     /// Scope date (`YYYYMMDD`) of the last signature and an HMAC already keyed with that
     /// day's signing key: cloning it skips re-hashing the key pads on every request.
     cached_key: Option<(String, HmacSha256)>,
-    /// Reused buffer for the canonical request and the string to sign.
-    scratch: String,
+}
+
+/// Everything of a signature that depends only on the `X-Amz-Date` second: the SHA-256 state
+/// after the canonical request's fixed head, the HMAC state after the string to sign's fixed
+/// head, and the `Authorization` value up to the signature. A request then costs the hash
+/// of its target and payload hash, one HMAC finish and one copy.
+#[derive(Clone)]
+pub(crate) struct DateSigner {
+    canonical_head: Sha256,
+    string_to_sign_head: HmacSha256,
+    authorization_head: String,
 }
 
 /// Hex SHA-256 of a payload, as it appears in the canonical request.
@@ -56,7 +66,6 @@ impl Signer {
             region: region.to_owned(),
             host: host.to_owned(),
             cached_key: None,
-            scratch: String::with_capacity(512),
         }
     }
 
@@ -75,32 +84,57 @@ impl Signer {
         mac
     }
 
+    /// The signing state for one `X-Amz-Date` (`YYYYMMDDTHHMMSSZ`).
+    pub(crate) fn for_date(&mut self, amz_date: &str) -> DateSigner {
+        let date = amz_date.get(..8).unwrap_or(amz_date);
+        let scope = format!("{date}/{}/dynamodb/aws4_request", self.region);
+        let mut canonical_head = Sha256::new();
+        canonical_head.update(
+            format!(
+                "POST\n/\n\ncontent-type:{CONTENT_TYPE}\nhost:{}\nx-amz-date:{amz_date}\nx-amz-target:",
+                self.host
+            )
+            .as_bytes(),
+        );
+        let mut string_to_sign_head = self.signing_mac(date);
+        string_to_sign_head.update(format!("AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n").as_bytes());
+        let authorization_head = format!(
+            "AWS4-HMAC-SHA256 Credential={}/{scope}, SignedHeaders={SIGNED_HEADERS}, Signature=",
+            self.access_key
+        );
+        DateSigner { canonical_head, string_to_sign_head, authorization_head }
+    }
+
     /// The `Authorization` header value for a `POST /` with these headers.
     ///
     /// `amz_date` is `YYYYMMDDTHHMMSSZ`; `body_hash` is [`payload_hash`] of the body.
+    #[cfg(test)]
     pub(crate) fn authorization(&mut self, amz_date: &str, target: &str, body_hash: &str) -> String {
-        use std::fmt::Write as _;
-        let date = amz_date.get(..8).unwrap_or(amz_date);
-        let mut buf = std::mem::take(&mut self.scratch);
-        buf.clear();
-        // Writing to a String cannot fail.
-        let _ = write!(
-            buf,
-            "POST\n/\n\ncontent-type:{CONTENT_TYPE}\nhost:{}\nx-amz-date:{amz_date}\nx-amz-target:{target}\n\n{SIGNED_HEADERS}\n{body_hash}",
-            self.host
-        );
-        let canonical_hash = Sha256::digest(buf.as_bytes());
-        let scope = format!("{date}/{}/dynamodb/aws4_request", self.region);
-        buf.clear();
-        let _ = write!(buf, "AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n{}", hex::encode(canonical_hash));
-        let mut mac = self.signing_mac(date);
-        mac.update(buf.as_bytes());
-        let signature = hex::encode(mac.finalize().into_bytes());
-        self.scratch = buf;
-        format!(
-            "AWS4-HMAC-SHA256 Credential={}/{scope}, SignedHeaders={SIGNED_HEADERS}, Signature={signature}",
-            self.access_key
-        )
+        let bytes = self.for_date(amz_date).authorization(target, body_hash);
+        String::from_utf8(bytes).unwrap_or_default()
+    }
+}
+
+impl DateSigner {
+    /// The `Authorization` header value for a `POST /` of this second with these headers, as
+    /// bytes ready to become a header value. `body_hash` is [`payload_hash`] of the body.
+    pub(crate) fn authorization(&self, target: &str, body_hash: &str) -> Vec<u8> {
+        let mut canonical = self.canonical_head.clone();
+        canonical.update(target.as_bytes());
+        canonical.update(b"\n\n");
+        canonical.update(SIGNED_HEADERS.as_bytes());
+        canonical.update(b"\n");
+        canonical.update(body_hash.as_bytes());
+        let mut hex_hash = [0u8; 64];
+        // 32 bytes always fit 64 hex digits.
+        let _ = hex::encode_to_slice(canonical.finalize(), &mut hex_hash);
+        let mut mac = self.string_to_sign_head.clone();
+        mac.update(&hex_hash);
+        let mut out = Vec::with_capacity(self.authorization_head.len() + 64);
+        out.extend_from_slice(self.authorization_head.as_bytes());
+        out.resize(self.authorization_head.len() + 64, 0);
+        let _ = hex::encode_to_slice(mac.finalize().into_bytes(), &mut out[self.authorization_head.len()..]);
+        out
     }
 }
 

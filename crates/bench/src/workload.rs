@@ -121,7 +121,12 @@ impl OpKind {
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    // Responses are JSON, hence UTF-8: `str::contains` searches with SIMD, where a window
+    // comparison per byte cost microseconds on a 25-item Query answer.
+    match (std::str::from_utf8(haystack), std::str::from_utf8(needle)) {
+        (Ok(h), Ok(n)) => h.contains(n),
+        _ => haystack.windows(needle.len()).any(|w| w == needle),
+    }
 }
 
 /// One pre-built request: its operation, body and the body's SigV4 payload hash.
