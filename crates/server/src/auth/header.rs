@@ -125,19 +125,22 @@ fn general_layout(auth: &str) -> (&str, Option<&str>, Option<&str>, Option<&str>
 }
 
 /// The parameters of a header in exactly the layout the SDKs write
-/// (`AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…`, values of printable ASCII
-/// without `,` or `=`), for which [`general_layout`] gives the same parts; found without the
-/// general splitting and trimming, which cost more than the rest of a GetItem's checks.
+/// (`AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…`), for which
+/// [`general_layout`] gives the same parts: each value is non-empty and starts and ends with a
+/// printable ASCII character (so trimming leaves it as it is), and only the last may not hold a
+/// comma. Found with three byte searches instead of the general splitting and trimming, which
+/// cost more than the rest of a GetItem's protocol checks.
 fn sdk_layout(auth: &str) -> Option<(&str, &str, &str)> {
     let rest = auth.strip_prefix("AWS4-HMAC-SHA256 Credential=")?;
-    let (credential, rest) = rest.split_once(", SignedHeaders=")?;
-    let (signed_headers, signature) = rest.split_once(", Signature=")?;
-    let plain = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_graphic() && b != b',' && b != b'=');
-    (plain(credential) && plain(signed_headers) && plain(signature)).then_some((
-        credential,
-        signed_headers,
-        signature,
-    ))
+    let (credential, rest) = rest.split_once(',')?;
+    let (signed_headers, rest) = rest.strip_prefix(" SignedHeaders=")?.split_once(',')?;
+    let signature = rest.strip_prefix(" Signature=")?;
+    let untrimmable = |v: &str| matches!((v.as_bytes().first(), v.as_bytes().last()), (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic());
+    (untrimmable(credential)
+        && untrimmable(signed_headers)
+        && untrimmable(signature)
+        && !signature.contains(','))
+    .then_some((credential, signed_headers, signature))
 }
 
 #[cfg(test)]
@@ -166,6 +169,9 @@ mod tests {
             "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=\u{a0}",
             "AWS4-HMAC-SHA256 Credential=, SignedHeaders=host, Signature=x",
             "AWS4-HMAC-SHA256  Credential=a/b/c/d/e, SignedHeaders=host, Signature=x",
+            "AWS4-HMAC-SHA256 Credential=a/b c/d/e, SignedHeaders= host, Signature=x",
+            "AWS4-HMAC-SHA256 Credential=a/b/c/d/e , SignedHeaders=host;x, Signature=x\u{a0}y",
+            "AWS4-HMAC-SHA256 Credential=a=b, SignedHeaders=h, Signature=s, Credential=z",
         ] {
             if let Some(fast) = sdk_layout(header) {
                 assert_eq!(Some(fast), general(header), "{header}");
