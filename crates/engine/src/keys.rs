@@ -31,13 +31,14 @@ pub fn encode_value(value: &AttributeValue, out: &mut Vec<u8>) {
 /// Appends escaped bytes *without* the terminator: the prefix shared by the encodings of every
 /// string (or binary) that begins with `bytes`. Used for `begins_with` key conditions.
 pub fn encode_bytes_prefix(bytes: &[u8], out: &mut Vec<u8>) {
-    for &b in bytes {
-        if b == 0 {
-            out.extend_from_slice(&[0x00, 0xFF]);
-        } else {
-            out.push(b);
-        }
+    // Copy the runs between zero bytes whole; most keys have no zero byte at all.
+    let mut rest = bytes;
+    while let Some(zero) = rest.iter().position(|&b| b == 0) {
+        out.extend_from_slice(&rest[..zero]);
+        out.extend_from_slice(&[0x00, 0xFF]);
+        rest = &rest[zero + 1..];
     }
+    out.extend_from_slice(rest);
 }
 
 fn encode_bytes(bytes: &[u8], out: &mut Vec<u8>) {

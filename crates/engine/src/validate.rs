@@ -128,19 +128,23 @@ fn check_set(len: usize, empty: &str, dup: Option<String>) -> Result<(), Error> 
 }
 
 /// Checks the result of an update against DynamoDB's 400 KB limit (UpdateItem's wording).
-pub(crate) fn check_updated_item_size(item: &Item) -> Result<(), Error> {
-    if item_size(item) > MAX_ITEM_SIZE {
+/// Returns the size, which the caller keeps for accounting.
+pub(crate) fn check_updated_item_size(item: &Item) -> Result<usize, Error> {
+    let size = item_size(item);
+    if size > MAX_ITEM_SIZE {
         return Err(Error::validation("Item size to update has exceeded the maximum allowed size"));
     }
-    Ok(())
+    Ok(size)
 }
 
-/// Checks an item's size against DynamoDB's 400 KB limit.
-pub(crate) fn check_item_size(item: &Item) -> Result<(), Error> {
-    if item_size(item) > MAX_ITEM_SIZE {
+/// Checks an item's size against DynamoDB's 400 KB limit. Returns the size, which the caller
+/// keeps for accounting.
+pub(crate) fn check_item_size(item: &Item) -> Result<usize, Error> {
+    let size = item_size(item);
+    if size > MAX_ITEM_SIZE {
         return Err(Error::validation("Item size has exceeded the maximum allowed size"));
     }
-    Ok(())
+    Ok(size)
 }
 
 /// Checks the key attributes of an item being written (PutItem and friends).

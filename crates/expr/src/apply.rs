@@ -256,7 +256,23 @@ impl UpdatePlan {
     /// Applies the update to `item` in place, returning what it targeted. On error the item
     /// is left unchanged. Errors are DynamoDB's, in DynamoDB's order (see the module docs).
     pub fn apply(&self, item: &mut Item) -> Result<ChangedAttributes, ExprError> {
-        let original: &Item = item;
+        let writes = self.writes(item)?;
+        let mut next = item.clone();
+        write_all(&mut next, writes)?;
+        *item = next;
+        Ok(self.changed())
+    }
+
+    /// [`UpdatePlan::apply`] on an item the caller gives up: no copy is made, and on error the
+    /// item is dropped (the caller still holds whatever it was copied from).
+    pub fn apply_owned(&self, mut item: Item) -> Result<(Item, ChangedAttributes), ExprError> {
+        let writes = self.writes(&item)?;
+        write_all(&mut item, writes)?;
+        Ok((item, self.changed()))
+    }
+
+    /// Every check, in DynamoDB's order, and the writes the update makes to `original`.
+    fn writes(&self, original: &Item) -> Result<Vec<Write<'_>>, ExprError> {
         // 1. Parents of the wrong kind.
         if self.actions.iter().any(|a| parent_state(original, action_path(a)) == Some(false)) {
             return Err(invalid_path());
@@ -322,9 +338,11 @@ impl UpdatePlan {
             }
             writes.push(Write { path: action_path(action), value });
         }
-        let mut next = original.clone();
-        write_all(&mut next, writes)?;
-        *item = next;
+        Ok(writes)
+    }
+
+    /// The attributes and paths the update targets.
+    fn changed(&self) -> ChangedAttributes {
         let mut changed = ChangedAttributes::default();
         for action in &self.actions {
             let p = action_path(action);
@@ -333,6 +351,6 @@ impl UpdatePlan {
             }
             changed.paths.push(p.clone());
         }
-        Ok(changed)
+        changed
     }
 }

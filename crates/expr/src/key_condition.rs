@@ -129,7 +129,7 @@ impl Params<'_> {
         sort_key: Option<&str>,
     ) -> Result<KeyCondition, ExprError> {
         let kind = ExpressionKind::KeyCondition;
-        let ast = crate::parse_condition(text, kind)?;
+        let ast = crate::cache::condition(text, kind)?;
         check_condition(self, &ast, kind)?;
         let resolved = self.resolve_condition(&ast, kind)?;
         let mut parts = Vec::new();

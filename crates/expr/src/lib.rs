@@ -8,6 +8,8 @@
 //!    recursive-descent parser producing an [`ast`] that still holds `#name` / `:value`
 //!    placeholders. The AST's `Display` prints canonical text that parses back to the same
 //!    tree. Only syntax errors (and the length, emptiness and nesting limits) happen here.
+//!    Resolution takes its trees from a per-thread cache of successfully parsed texts, so a
+//!    service repeating the same expressions parses each one once.
 //! 2. **Resolution** ([`Params`]): the semantic pass of one request. It substitutes the
 //!    request's `ExpressionAttributeNames` / `ExpressionAttributeValues`, tracks which were
 //!    used, and reproduces DynamoDB's validation with DynamoDB's messages: reserved words,
@@ -31,6 +33,7 @@
 
 mod apply;
 pub mod ast;
+mod cache;
 mod check;
 mod error;
 mod eval;

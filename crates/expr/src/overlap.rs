@@ -125,6 +125,10 @@ impl Walk<'_> {
 
 /// DynamoDB's overlap and conflict check of resolved paths, in written order.
 pub(crate) fn check_overlaps(paths: &[Path], kind: ExpressionKind) -> Result<(), ExprError> {
+    if paths.len() < 2 {
+        // A clash needs two paths; the common single-path expression skips building the tree.
+        return Ok(());
+    }
     let mut root = Node::new(None, 0);
     for (i, p) in paths.iter().enumerate() {
         root.insert(p, i);

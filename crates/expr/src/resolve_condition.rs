@@ -41,7 +41,7 @@ impl Params<'_> {
     /// Resolves a `ConditionExpression` or `FilterExpression` (any [`ExpressionKind`] is
     /// accepted; it names the parameter in messages).
     pub fn condition(&mut self, text: &str, kind: ExpressionKind) -> Result<Condition, ExprError> {
-        let ast = crate::parse_condition(text, kind)?;
+        let ast = crate::cache::condition(text, kind)?;
         check_condition(self, &ast, kind)?;
         self.resolve_condition(&ast, kind)
     }

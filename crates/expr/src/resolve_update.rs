@@ -178,7 +178,7 @@ impl Params<'_> {
     /// which an update may not touch.
     pub fn update(&mut self, text: &str, key_attributes: &[&str]) -> Result<UpdatePlan, ExprError> {
         let kind = ExpressionKind::Update;
-        let ast = crate::parse_update(text)?;
+        let ast = crate::cache::update(text)?;
         let paths = Check { params: self, kind }.update(&ast)?;
         for p in &paths {
             if let Some(PathElement::Attribute(head)) = p.first() {
@@ -255,7 +255,7 @@ impl Params<'_> {
     /// Resolves a `ProjectionExpression`.
     pub fn projection(&mut self, text: &str) -> Result<Projection, ExprError> {
         let kind = ExpressionKind::Projection;
-        let ast = crate::parse_projection(text)?;
+        let ast = crate::cache::projection(text)?;
         Check { params: self, kind }.projection(&ast)?;
         let paths = ast.paths.iter().map(|p| self.resolve_path(p, kind)).collect::<Result<_, _>>()?;
         Ok(Projection { paths })

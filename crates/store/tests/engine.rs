@@ -106,7 +106,10 @@ fn contents(engine: &Engine, index: Option<&str>) -> Vec<Item> {
         })
         .expect("scan")
         .items
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        .map(std::sync::Arc::unwrap_or_clone)
+        .collect::<Vec<Item>>();
     out.sort_by_key(|i| serde_json::to_string(i).unwrap_or_default());
     out
 }

@@ -69,7 +69,7 @@ fn all_items(engine: &Engine, table: &str, index: Option<&str>) -> Vec<Item> {
                 ..ScanInput::default()
             })
             .expect("scan");
-        out.extend(page.items.unwrap_or_default());
+        out.extend(page.items.unwrap_or_default().into_iter().map(std::sync::Arc::unwrap_or_clone));
         start = page.last_evaluated_key;
         if start.is_none() {
             break;

@@ -26,7 +26,7 @@ shape! {
 shape! {
     /// BatchGetItem response.
     pub struct BatchGetItemOutput {
-        responses: HashMap<String, Vec<Item>>,
+        responses: HashMap<String, Vec<SharedItem>>,
         unprocessed_keys: HashMap<String, KeysAndAttributes>,
         consumed_capacity: Vec<ConsumedCapacity>,
     }

@@ -20,7 +20,7 @@ shape! {
 }
 shape! {
     /// GetItem response.
-    pub struct GetItemOutput { item: Item, consumed_capacity: ConsumedCapacity }
+    pub struct GetItemOutput { item: SharedItem, consumed_capacity: ConsumedCapacity }
 }
 shape! {
     /// PutItem request.
@@ -41,7 +41,7 @@ shape! {
 shape! {
     /// PutItem response.
     pub struct PutItemOutput {
-        attributes: Item,
+        attributes: SharedItem,
         consumed_capacity: ConsumedCapacity,
         item_collection_metrics: ItemCollectionMetrics,
     }
@@ -67,7 +67,7 @@ shape! {
 shape! {
     /// UpdateItem response.
     pub struct UpdateItemOutput {
-        attributes: Item,
+        attributes: SharedItem,
         consumed_capacity: ConsumedCapacity,
         item_collection_metrics: ItemCollectionMetrics,
     }
@@ -91,7 +91,7 @@ shape! {
 shape! {
     /// DeleteItem response.
     pub struct DeleteItemOutput {
-        attributes: Item,
+        attributes: SharedItem,
         consumed_capacity: ConsumedCapacity,
         item_collection_metrics: ItemCollectionMetrics,
     }

@@ -2,8 +2,6 @@
 
 use std::collections::HashMap;
 
-use monotable_types::Item;
-
 use super::common::*;
 
 shape! {
@@ -31,7 +29,7 @@ shape! {
 shape! {
     /// Query response.
     pub struct QueryOutput {
-        items: Vec<Item>,
+        items: Vec<SharedItem>,
         count: i64,
         scanned_count: i64,
         last_evaluated_key: Key,
@@ -62,7 +60,7 @@ shape! {
 shape! {
     /// Scan response.
     pub struct ScanOutput {
-        items: Vec<Item>,
+        items: Vec<SharedItem>,
         count: i64,
         scanned_count: i64,
         last_evaluated_key: Key,

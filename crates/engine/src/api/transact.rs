@@ -90,7 +90,7 @@ shape! {
 }
 shape! {
     /// The item read by one TransactGetItems element (absent `Item` when there was none).
-    pub struct ItemResponse { item: Item }
+    pub struct ItemResponse { item: SharedItem }
 }
 shape! {
     /// TransactGetItems response.

@@ -12,7 +12,7 @@ use super::capacity::{self, Report, WriteCost};
 use super::items::{
     check_placeholders, collection_metrics, key_bytes, read_projection, run_write, Mutation, Write,
 };
-use super::util::table_for_item_op;
+use super::util::{project, table_for_item_op};
 use super::Inner;
 use crate::api::*;
 use crate::validate::{self, Constraints};
@@ -75,7 +75,7 @@ pub(super) fn batch_get_item(inner: &Inner, input: BatchGetItemInput) -> Result<
         }
         prepared.push((name.clone(), ka, table, projection, keys));
     }
-    let mut responses: HashMap<String, Vec<Item>> = HashMap::new();
+    let mut responses: HashMap<String, Vec<SharedItem>> = HashMap::new();
     let mut unprocessed: HashMap<String, KeysAndAttributes> = HashMap::new();
     let mut consumed = Vec::new();
     let mut bytes = 0usize;
@@ -96,10 +96,7 @@ pub(super) fn batch_get_item(inner: &Inner, input: BatchGetItemInput) -> Result<
             units += capacity::read_units(size, consistent);
             bytes += size;
             if let Some(item) = found {
-                out.push(match &projection {
-                    Some(p) => p.apply(&item),
-                    None => (*item).clone(),
-                });
+                out.push(project(item, projection.as_ref()));
             }
         }
         consumed.extend(capacity::for_read(report, &table.name, None, units));
@@ -149,7 +146,7 @@ pub(super) fn batch_write_item(
                     let item = p.item.clone().unwrap_or_default();
                     validate::check_values(item.values())?;
                     validate::check_item_key(&schema.key, &item)?;
-                    validate::check_item_size(&item)?;
+                    let size = validate::check_item_size(&item)?;
                     validate::check_index_keys(&schema, &item)?;
                     let mut key = Vec::new();
                     schema.key.encode_from(&item, &mut key);
@@ -157,7 +154,7 @@ pub(super) fn batch_write_item(
                         table: Arc::clone(&table),
                         key_item: schema.key.extract(&item),
                         key,
-                        mutation: Mutation::Put(Arc::new(item)),
+                        mutation: Mutation::Put(Arc::new(item), size),
                         condition: None,
                         return_old_on_failure: false,
                     }

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use monotable_types::{item_size, Item};
+use monotable_types::Item;
 
 use crate::api::{Capacity, ConsumedCapacity};
 use crate::table::{Change, Schema};
@@ -60,15 +60,15 @@ pub(crate) fn for_read(
     index: Option<(&str, bool)>,
     units: f64,
 ) -> Option<ConsumedCapacity> {
+    if report == Report::None {
+        return None;
+    }
     let mut out = ConsumedCapacity {
         table_name: Some(table.to_owned()),
         capacity_units: Some(units),
         read_capacity_units: Some(units),
         ..Default::default()
     };
-    if report == Report::None {
-        return None;
-    }
     if report == Report::Indexes {
         let cap =
             Capacity { read_capacity_units: Some(units), capacity_units: Some(units), ..Default::default() };
@@ -101,16 +101,17 @@ pub(crate) struct WriteCost {
 impl WriteCost {
     /// The cost of `change` under `schema`.
     pub fn of(schema: &Schema, change: &Change) -> WriteCost {
-        let size = |i: &Option<std::sync::Arc<Item>>| i.as_ref().map_or(0, |i| item_size(i));
-        let table = write_units(size(&change.old).max(size(&change.new)));
+        let table = write_units(change.old_size.max(change.new_size));
         let mut indexes = Vec::new();
         for index in &schema.indexes {
-            let entry = |i: &Option<std::sync::Arc<Item>>| {
+            let entry = |i: &Option<std::sync::Arc<Item>>, size: usize| {
                 i.as_ref().and_then(|item| {
-                    index.entry_key(&schema.key, item).map(|k| (k, index.projected_size(&schema.key, item)))
+                    index
+                        .entry_key(&schema.key, item)
+                        .map(|k| (k, index.projected_size_known(&schema.key, item, size)))
                 })
             };
-            let units = match (entry(&change.old), entry(&change.new)) {
+            let units = match (entry(&change.old, change.old_size), entry(&change.new, change.new_size)) {
                 (Some((ko, so)), Some((kn, sn))) if ko == kn => write_units(so.max(sn)),
                 (Some((_, so)), Some((_, sn))) => write_units(so) + write_units(sn),
                 (Some((_, s)), None) | (None, Some((_, s))) => write_units(s),

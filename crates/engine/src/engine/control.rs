@@ -239,12 +239,7 @@ pub(super) fn load_catalog(inner: &Inner) -> Result<(), Error> {
             KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
         table.base.scan(&range, &mut |key, item| {
             // Staging into a batch that is never committed computes the counters only.
-            let change = Change {
-                key: key.to_vec(),
-                old: None,
-                new: Some(Arc::clone(item)),
-                updated_paths: Vec::new(),
-            };
+            let change = Change::new(key.to_vec(), None, Some(Arc::clone(item)), None);
             table.account(table.stage(&schema, &change, &mut WriteBatch::default()));
             true
         })?;

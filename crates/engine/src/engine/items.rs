@@ -8,7 +8,7 @@ use monotable_types::Item;
 
 use super::capacity::{self, Report, WriteCost};
 use super::legacy;
-use super::util::table_for_item_op;
+use super::util::{project, validated_table};
 use super::Inner;
 use crate::api::*;
 use crate::storage::WriteBatch;
@@ -77,7 +77,8 @@ pub(super) fn key_bytes(schema: &Schema, key: &Item) -> Result<Vec<u8>, Error> {
 
 /// What a conditional write does to its item.
 pub(super) enum Mutation {
-    Put(Arc<Item>),
+    /// A whole new item and its size.
+    Put(Arc<Item>, usize),
     Update(UpdatePlan),
     Delete,
     Check,
@@ -122,22 +123,25 @@ impl Write {
             }
         }
         let mut updated_paths = Vec::new();
-        let new = match &self_.mutation {
-            Mutation::Check => old.clone(),
-            Mutation::Delete => None,
-            Mutation::Put(item) => Some(Arc::clone(item)),
+        let (new, new_size) = match &self_.mutation {
+            Mutation::Check => (old.clone(), None),
+            Mutation::Delete => (None, Some(0)),
+            Mutation::Put(item, size) => (Some(Arc::clone(item)), Some(*size)),
             Mutation::Update(plan) => {
-                let mut item = match &old {
+                let base = match &old {
                     Some(o) => (**o).clone(),
                     None => self_.key_item.clone(),
                 };
-                updated_paths = plan.apply(&mut item).map_err(|e| Refusal::Invalid(expr_err(e)))?.paths;
-                validate::check_updated_item_size(&item).map_err(Refusal::Invalid)?;
+                let (item, changed) = plan.apply_owned(base).map_err(|e| Refusal::Invalid(expr_err(e)))?;
+                updated_paths = changed.paths;
+                let size = validate::check_updated_item_size(&item).map_err(Refusal::Invalid)?;
                 validate::check_index_keys(schema, &item).map_err(Refusal::Invalid)?;
-                Some(Arc::new(item))
+                (Some(Arc::new(item)), Some(size))
             }
         };
-        Ok(Change { key: self_.key.clone(), old, new, updated_paths })
+        let mut change = Change::new(self_.key.clone(), old, new, new_size);
+        change.updated_paths = updated_paths;
+        Ok(change)
     }
 }
 
@@ -259,7 +263,7 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
         input.attributes_to_get.as_deref(),
         input.expression_attribute_names.as_ref(),
     )?;
-    let table = table_for_item_op(inner, input.table_name.as_deref())?;
+    let table = validated_table(inner, input.table_name.as_deref())?;
     let schema = table.schema();
     let key = key_bytes(&schema, input.key.as_ref().unwrap_or(&Item::new()))?;
     let found = table.base.get(&key)?;
@@ -268,10 +272,7 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
     // Item sizes only matter for the capacity report.
     let size =
         if report == Report::None { 0 } else { found.as_deref().map_or(0, monotable_types::item_size) };
-    let item = found.map(|i| match &projection {
-        Some(p) => p.apply(&i),
-        None => Item::clone(&i),
-    });
+    let item = found.map(|i| project(i, projection.as_ref()));
     Ok(GetItemOutput {
         item,
         consumed_capacity: capacity::for_read(
@@ -325,7 +326,7 @@ fn only_condition(
 /// The response members of a write that can return only the old item (PutItem, DeleteItem).
 struct OldImageOutput {
     item_collection_metrics: Option<ItemCollectionMetrics>,
-    attributes: Option<Item>,
+    attributes: Option<SharedItem>,
     consumed_capacity: Option<ConsumedCapacity>,
 }
 
@@ -348,7 +349,7 @@ fn old_image_output(
             return_item_collection_metrics,
         )?,
         attributes: match return_values {
-            Some("ALL_OLD") => change.old.as_deref().cloned(),
+            Some("ALL_OLD") => change.old.clone(),
             _ => None,
         },
         consumed_capacity: write_report(report, &schema, &change, &write.table.name),
@@ -383,10 +384,10 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
         input.expected.as_ref(),
         input.conditional_operator.as_deref(),
     )?;
-    let table = table_for_item_op(inner, input.table_name.as_deref())?;
+    let table = validated_table(inner, input.table_name.as_deref())?;
     let schema = table.schema();
     validate::check_item_key(&schema.key, &item)?;
-    validate::check_item_size(&item)?;
+    let size = validate::check_item_size(&item)?;
     validate::check_index_keys(&schema, &item)?;
     let mut key = Vec::with_capacity(64);
     schema.key.encode_from(&item, &mut key);
@@ -395,7 +396,7 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
         key_item: Item::new(),
         table: Arc::clone(&table),
         key,
-        mutation: Mutation::Put(Arc::new(item)),
+        mutation: Mutation::Put(Arc::new(item), size),
         condition,
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
@@ -413,7 +414,7 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
     })
 }
 
-pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<DeleteItemOutput, Error> {
+pub(super) fn delete_item(inner: &Inner, mut input: DeleteItemInput) -> Result<DeleteItemOutput, Error> {
     let mut c = Constraints::default();
     c.name(input.table_name.as_deref(), "tableName", true);
     c.not_null("key", input.key.is_some());
@@ -439,9 +440,9 @@ pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<Delet
         input.expected.as_ref(),
         input.conditional_operator.as_deref(),
     )?;
-    let table = table_for_item_op(inner, input.table_name.as_deref())?;
+    let table = validated_table(inner, input.table_name.as_deref())?;
     let schema = table.schema();
-    let key_item = input.key.clone().unwrap_or_default();
+    let key_item = input.key.take().unwrap_or_default();
     let key = key_bytes(&schema, &key_item)?;
     let write = Write {
         table: Arc::clone(&table),
@@ -465,7 +466,7 @@ pub(super) fn delete_item(inner: &Inner, input: DeleteItemInput) -> Result<Delet
     })
 }
 
-pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<UpdateItemOutput, Error> {
+pub(super) fn update_item(inner: &Inner, mut input: UpdateItemInput) -> Result<UpdateItemOutput, Error> {
     let mut c = Constraints::default();
     c.name(input.table_name.as_deref(), "tableName", true);
     c.not_null("key", input.key.is_some());
@@ -493,7 +494,7 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
     if let Some(u) = &input.attribute_updates {
         validate::check_values(u.values().filter_map(|u| u.value.as_ref()))?;
     }
-    let table = table_for_item_op(inner, input.table_name.as_deref())?;
+    let table = validated_table(inner, input.table_name.as_deref())?;
     let schema = table.schema();
     let key_names: Vec<&str> = schema.key.attrs().map(|a| a.name.as_str()).collect();
     let mut params =
@@ -510,7 +511,7 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
         input.conditional_operator.as_deref(),
     )?;
     params.finish().map_err(expr_err)?;
-    let key_item = input.key.clone().unwrap_or_default();
+    let key_item = input.key.take().unwrap_or_default();
     let key = key_bytes(&schema, &key_item)?;
     let write = Write {
         table: Arc::clone(&table),
@@ -537,14 +538,14 @@ pub(super) fn update_item(inner: &Inner, input: UpdateItemInput) -> Result<Updat
 
 /// The `Attributes` of an UpdateItem response for each `ReturnValues` mode. `UPDATED_*`
 /// project the paths the update targeted, as they are in the old or new item.
-fn update_return_values(rv: Option<&str>, change: &Change) -> Option<Item> {
-    let changed = |item: &Option<Arc<Item>>| -> Option<Item> {
+fn update_return_values(rv: Option<&str>, change: &Change) -> Option<SharedItem> {
+    let changed = |item: &Option<Arc<Item>>| -> Option<SharedItem> {
         let out = Projection { paths: change.updated_paths.clone() }.apply(item.as_deref()?);
-        (!out.is_empty()).then_some(out)
+        (!out.is_empty()).then(|| Arc::new(out))
     };
     match rv {
-        Some("ALL_OLD") => change.old.as_deref().cloned(),
-        Some("ALL_NEW") => change.new.as_deref().cloned(),
+        Some("ALL_OLD") => change.old.clone(),
+        Some("ALL_NEW") => change.new.clone(),
         Some("UPDATED_OLD") => changed(&change.old),
         Some("UPDATED_NEW") => changed(&change.new),
         _ => None,

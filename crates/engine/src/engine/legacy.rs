@@ -24,6 +24,11 @@ pub(crate) fn check_mixing(
     names: bool,
     values: bool,
 ) -> Result<(), Error> {
+    // The common case, a request with neither legacy parameters nor placeholder maps, needs
+    // no further look.
+    if !names && !values && legacy.iter().all(|(_, p)| !*p) {
+        return Ok(());
+    }
     let l: Vec<&str> = legacy.iter().filter(|(_, p)| *p).map(|(n, _)| *n).collect();
     let e: Vec<&str> = expressions.iter().filter(|(_, p)| *p).map(|(n, _)| *n).collect();
     if !l.is_empty() && !e.is_empty() {

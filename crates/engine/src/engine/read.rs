@@ -11,7 +11,7 @@ use monotable_types::{item_size, AttributeValue, Item};
 use super::capacity::{self, Report};
 use super::items::{check_placeholders, expr_err};
 use super::legacy;
-use super::util::table_for_item_op;
+use super::util::{project, table_for_item_op};
 use super::Inner;
 use crate::api::*;
 use crate::keys::{encode_bytes_prefix, encode_value, prefix_end};
@@ -175,7 +175,7 @@ fn segment_of(pk: Option<&AttributeValue>, total: u64) -> u64 {
 }
 
 struct PageResult {
-    items: Vec<Item>,
+    items: Vec<SharedItem>,
     count: i64,
     scanned: i64,
     last: Option<Item>,
@@ -215,10 +215,7 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
         if page.filter.as_ref().is_none_or(|f| f.eval(&item)) {
             count += 1;
             if page.select != Select::Count {
-                items.push(match &page.projection {
-                    Some(p) => p.apply(&item),
-                    None => (*item).clone(),
-                });
+                items.push(project(Arc::clone(&item), page.projection.as_ref()));
             }
         }
         let full = page.limit.is_some_and(|l| scanned as usize >= l) || bytes >= PAGE_BYTES;

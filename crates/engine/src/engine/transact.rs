@@ -16,7 +16,7 @@ use super::capacity::{self, Report, WriteCost};
 use super::items::{
     check_placeholders, collection_metrics, expr_err, key_bytes, read_projection, Mutation, Refusal, Write,
 };
-use super::util::table_for_item_op;
+use super::util::{project, table_for_item_op};
 use super::Inner;
 use crate::api::*;
 use crate::storage::WriteBatch;
@@ -156,9 +156,9 @@ fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
         let it = p.item.clone().unwrap_or_default();
         validate::check_values(it.values())?;
         validate::check_item_key(&schema.key, &it)?;
-        validate::check_item_size(&it)?;
+        let size = validate::check_item_size(&it)?;
         validate::check_index_keys(&schema, &it)?;
-        Mutation::Put(Arc::new(it))
+        Mutation::Put(Arc::new(it), size)
     } else if item.delete.is_some() {
         Mutation::Delete
     } else if let Some(text) = update_text {
@@ -173,7 +173,7 @@ fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
         .map_err(expr_err)?;
     params.finish().map_err(expr_err)?;
     let key_item = match &mutation {
-        Mutation::Put(it) => schema.key.extract(it),
+        Mutation::Put(it, _) => schema.key.extract(it),
         _ => {
             let k = item
                 .condition_check
@@ -413,12 +413,7 @@ pub(super) fn transact_get_items(
             Some((_, x)) => *x += u,
             None => units.push((table.name.clone(), u)),
         }
-        responses.push(ItemResponse {
-            item: found.map(|i| match projection {
-                Some(p) => p.apply(&i),
-                None => (*i).clone(),
-            }),
-        });
+        responses.push(ItemResponse { item: found.map(|i| project(i, projection.as_ref())) });
     }
     Ok(TransactGetItemsOutput {
         consumed_capacity: (report != Report::None)

@@ -25,6 +25,12 @@ pub(crate) fn table_for_item_op(inner: &Inner, name: Option<&str>) -> Result<Arc
     lookup(inner, name.unwrap_or_default()).ok_or_else(Error::not_found)
 }
 
+/// [`table_for_item_op`] for a request whose `TableName` the caller has already validated
+/// (in the same `Constraints` pass as its other members).
+pub(crate) fn validated_table(inner: &Inner, name: Option<&str>) -> Result<Arc<Table>, Error> {
+    lookup(inner, name.unwrap_or_default()).ok_or_else(Error::not_found)
+}
+
 /// The table named `name`, if it exists.
 pub(crate) fn lookup(inner: &Inner, name: &str) -> Option<Arc<Table>> {
     inner.tables.read().get(name).cloned()
@@ -36,4 +42,16 @@ pub(crate) fn table_not_found(name: &str) -> Error {
         crate::ErrorKind::ResourceNotFound,
         format!("Requested resource not found: Table: {name} not found"),
     )
+}
+
+/// A stored item as a read returns it: the stored `Arc` itself when nothing is projected
+/// (no copy), otherwise a new item holding the projected paths.
+pub(crate) fn project(
+    item: Arc<monotable_types::Item>,
+    projection: Option<&monotable_expr::Projection>,
+) -> crate::api::SharedItem {
+    match projection {
+        Some(p) => Arc::new(p.apply(&item)),
+        None => item,
+    }
 }

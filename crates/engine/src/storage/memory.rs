@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use monotable_types::Item;
 use parking_lot::{Mutex, RwLock, RwLockWriteGuard};
+use smallvec::SmallVec;
 
 use super::{KeyRange, Keyspace, Storage, StorageError, Visitor, WriteBatch};
 
@@ -96,32 +97,29 @@ impl Storage for MemoryStorage {
     }
 
     fn commit(&self, batch: WriteBatch) -> Result<(), StorageError> {
-        // Resolve every op to our keyspace type, then lock each distinct keyspace once, in
-        // address order.
-        let handles: Vec<Arc<dyn Keyspace>> = batch.ops.iter().map(|op| Arc::clone(&op.keyspace)).collect();
-        let mut targets: Vec<&MemoryKeyspace> = Vec::with_capacity(handles.len());
-        for handle in &handles {
+        // The distinct keyspaces of the batch (an item write touches the table and a few
+        // indexes: no heap allocation below five), in address order, which is the lock order.
+        let addr = |k: &Arc<dyn Keyspace>| Arc::as_ptr(k) as *const () as usize;
+        let mut distinct: SmallVec<[Arc<dyn Keyspace>; 4]> = SmallVec::new();
+        for op in &batch.ops {
+            if !distinct.iter().any(|k| addr(k) == addr(&op.keyspace)) {
+                distinct.push(Arc::clone(&op.keyspace));
+            }
+        }
+        distinct.sort_unstable_by_key(addr);
+        let mut targets: SmallVec<[&MemoryKeyspace; 4]> = SmallVec::new();
+        for handle in &distinct {
             let ks = handle
                 .as_any()
                 .downcast_ref::<MemoryKeyspace>()
                 .ok_or_else(|| StorageError::NoKeyspace(handle.name().to_owned()))?;
             targets.push(ks);
         }
-        let mut order: Vec<*const MemoryKeyspace> = targets.iter().map(|k| *k as *const _).collect();
-        order.sort_unstable();
-        order.dedup();
-        let mut guards: Vec<(*const MemoryKeyspace, RwLockWriteGuard<'_, Map>)> =
-            Vec::with_capacity(order.len());
-        for ptr in &order {
-            // The pointer came from a live reference in `targets`; find that reference again
-            // instead of dereferencing the raw pointer.
-            if let Some(ks) = targets.iter().find(|k| std::ptr::eq(**k, *ptr)) {
-                guards.push((*ptr, ks.map.write()));
-            }
-        }
-        for (op, ks) in batch.ops.into_iter().zip(targets.iter()) {
-            let ptr = *ks as *const MemoryKeyspace;
-            let Some((_, map)) = guards.iter_mut().find(|(p, _)| *p == ptr) else { continue };
+        let mut guards: SmallVec<[RwLockWriteGuard<'_, Map>; 4]> =
+            targets.iter().map(|ks| ks.map.write()).collect();
+        for op in batch.ops {
+            let Some(slot) = distinct.iter().position(|k| addr(k) == addr(&op.keyspace)) else { continue };
+            let map = &mut guards[slot];
             match op.value {
                 Some(v) => {
                     map.insert(op.key, v);

@@ -44,12 +44,39 @@ pub(crate) struct Table {
 }
 
 /// One item change: the item's storage key, what was there and what will be.
+///
+/// Invariant: `old_size` and `new_size` are the [`item_size`] of `old` and `new` (0 when
+/// absent). They are computed once, by [`Change::new`], because staging, index accounting and
+/// capacity reports all need them and an item walk is not free.
 pub(crate) struct Change {
     pub key: Vec<u8>,
     pub old: Option<Arc<Item>>,
     pub new: Option<Arc<Item>>,
+    pub old_size: usize,
+    pub new_size: usize,
     /// For updates: the document paths the update targeted (for `UPDATED_OLD`/`UPDATED_NEW`).
     pub updated_paths: Vec<monotable_expr::Path>,
+}
+
+impl Change {
+    /// A change whose new item's size the caller may already know (`new_size`); the sizes
+    /// the caller does not supply are computed here.
+    pub fn new(
+        key: Vec<u8>,
+        old: Option<Arc<Item>>,
+        new: Option<Arc<Item>>,
+        new_size: Option<usize>,
+    ) -> Change {
+        let size = |i: &Option<Arc<Item>>| i.as_deref().map_or(0, item_size);
+        Change {
+            key,
+            old_size: size(&old),
+            new_size: new_size.unwrap_or_else(|| size(&new)),
+            old,
+            new,
+            updated_paths: Vec::new(),
+        }
+    }
 }
 
 impl Table {
@@ -61,11 +88,10 @@ impl Table {
     /// Adds the base and index writes of `change` to `batch`, returning the counter changes
     /// to apply with [`Table::account`] once the batch has committed.
     pub fn stage(&self, schema: &Schema, change: &Change, batch: &mut WriteBatch) -> Deltas {
-        let size = |i: &Option<Arc<Item>>| i.as_ref().map_or(0, |i| item_size(i) as i64);
         let count = |i: &Option<Arc<Item>>| i.is_some() as i64;
         let mut deltas = Deltas {
             count: count(&change.new) - count(&change.old),
-            size: size(&change.new) - size(&change.old),
+            size: change.new_size as i64 - change.old_size as i64,
             indexes: Vec::with_capacity(schema.indexes.len()),
         };
         match &change.new {
@@ -79,7 +105,7 @@ impl Table {
             let (mut dc, mut ds) = (0i64, 0i64);
             if let (Some(_), Some(item)) = (&old_key, &change.old) {
                 dc -= 1;
-                ds -= index.projected_size(&schema.key, item) as i64;
+                ds -= index.projected_size_known(&schema.key, item, change.old_size) as i64;
             }
             if let Some(old_key) = &old_key {
                 if new_key.as_ref() != Some(old_key) {
@@ -88,7 +114,7 @@ impl Table {
             }
             if let (Some(new_key), Some(item)) = (new_key, &change.new) {
                 dc += 1;
-                ds += index.projected_size(&schema.key, item) as i64;
+                ds += index.projected_size_known(&schema.key, item, change.new_size) as i64;
                 batch.put(&index.keyspace, new_key, index.project(&schema.key, item));
             }
             deltas.indexes.push((Arc::clone(index), dc, ds));

@@ -84,8 +84,13 @@ impl Index {
 
     /// The size of the entry [`Index::project`] would build, without building it.
     pub fn projected_size(&self, table_key: &KeySchema, item: &Item) -> usize {
+        self.projected_size_known(table_key, item, monotable_types::item_size(item))
+    }
+
+    /// [`Index::projected_size`] for an item whose whole size is already known.
+    pub fn projected_size_known(&self, table_key: &KeySchema, item: &Item, item_size: usize) -> usize {
         match &self.projection {
-            ProjectionKind::All => monotable_types::item_size(item),
+            ProjectionKind::All => item_size,
             ProjectionKind::KeysOnly | ProjectionKind::Include(_) => {
                 let extra: &[String] = match &self.projection {
                     ProjectionKind::Include(names) => names,
