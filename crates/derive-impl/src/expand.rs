@@ -21,6 +21,7 @@ struct FieldInfo {
     ident: Ident,
     ty: Type,
     attr: String,
+    attrs: Vec<syn::Attribute>,
 }
 
 pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
@@ -50,7 +51,7 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
             (None, Some(rule)) => attrs::apply_rename_all(rule, &rust)?,
             (None, None) => rust.clone(),
         };
-        fields.push(FieldInfo { ident, ty: field.ty.clone(), attr });
+        fields.push(FieldInfo { ident, ty: field.ty.clone(), attr, attrs: field.attrs.clone() });
     }
     let entity_attrs = attrs::entity_attrs(&input.attrs)?;
     let ident = &input.ident;
@@ -194,10 +195,12 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
     });
 
     let validate = if entity_attrs.validate {
+        let partial = partial_validation(&input.attrs, rename_all.as_ref(), &fields);
         quote! {
             fn validate(&self) -> ::core::result::Result<(), ::monotable::ValidationErrors> {
                 ::monotable::__private::garde_report(::monotable::__private::garde::Validate::validate(self))
             }
+            #partial
         }
     } else {
         quote!()
@@ -276,4 +279,132 @@ fn template_tokens(source: &str, segments: &[Segment]) -> TokenStream {
         Segment::Field(f) => quote!(::monotable::schema::Segment::Field(#f)),
     });
     quote!(::monotable::schema::Template { source: #source, segments: &[#(#segs),*] })
+}
+
+/// `Entity::validate_partial`: for every field with garde rules, a one-field garde struct with the
+/// same rules (and the fields those rules read, unvalidated), decoded from what the update sets.
+fn partial_validation(
+    attrs: &[syn::Attribute],
+    rename_all: Option<&syn::LitStr>,
+    fields: &[FieldInfo],
+) -> TokenStream {
+    let context = attrs.iter().filter(|a| a.path().is_ident("garde") && is_garde_context(a));
+    let context: Vec<&syn::Attribute> = context.collect();
+    let rename_all = rename_all.map(|r| quote!(#[serde(rename_all = #r)]));
+    let names: Vec<String> = fields.iter().map(|f| f.ident.to_string()).collect();
+    let checks = fields.iter().filter(|f| has_garde_rules(&f.attrs)).map(|f| {
+        let name = f.ident.to_string();
+        let mut reads = BTreeSet::new();
+        for a in f.attrs.iter().filter(|a| a.path().is_ident("garde")) {
+            if let syn::Meta::List(list) = &a.meta {
+                garde_reads(list.tokens.clone(), &names, &mut reads);
+            }
+        }
+        reads.remove(&name);
+        let deps: Vec<&FieldInfo> = fields.iter().filter(|d| reads.contains(&d.ident.to_string())).collect();
+        let group = std::iter::once(name.clone()).chain(deps.iter().map(|d| d.ident.to_string()));
+        let own = {
+            let (i, t) = (&f.ident, &f.ty);
+            let a = f.attrs.iter().filter(|a| a.path().is_ident("serde") || a.path().is_ident("garde"));
+            quote!(#(#a)* #i: #t)
+        };
+        let others = deps.iter().map(|d| {
+            let (i, t) = (&d.ident, &d.ty);
+            let a = d.attrs.iter().filter(|a| a.path().is_ident("serde"));
+            quote!(#(#a)* #i: #t)
+        });
+        quote! {{
+            #[derive(::monotable::__private::serde::Deserialize, ::monotable::__private::garde::Validate)]
+            #[serde(crate = "::monotable::__private::serde")]
+            #rename_all
+            #[garde(allow_unvalidated)]
+            #(#context)*
+            struct __MonotableCheck { #own, #(#others,)* }
+            if partial.touches(#name) {
+                if let ::core::result::Result::Err(e) = partial.check::<__MonotableCheck>(&[#(#group),*]) {
+                    errors.errors.extend(e.errors);
+                }
+            }
+        }}
+    });
+    quote! {
+        #[allow(unused_variables, dead_code, non_camel_case_types, clippy::needless_borrow)]
+        fn validate_partial(
+            partial: &::monotable::__private::Partial<'_>,
+        ) -> ::core::result::Result<(), ::monotable::ValidationErrors> {
+            let mut errors = ::monotable::ValidationErrors::default();
+            #(#checks)*
+            if errors.errors.is_empty() { ::core::result::Result::Ok(()) } else { ::core::result::Result::Err(errors) }
+        }
+    }
+}
+
+/// Whether a container `#[garde(...)]` is `context(...)` (the only one a check struct copies).
+fn is_garde_context(a: &syn::Attribute) -> bool {
+    match &a.meta {
+        syn::Meta::List(l) => {
+            matches!(l.tokens.clone().into_iter().next(), Some(proc_macro2::TokenTree::Ident(i)) if i == "context")
+        }
+        _ => false,
+    }
+}
+
+/// Whether a field has a garde rule other than `skip`.
+fn has_garde_rules(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().filter(|a| a.path().is_ident("garde")).any(|a| match &a.meta {
+        syn::Meta::List(l) => l.tokens.to_string().trim() != "skip",
+        _ => false,
+    })
+}
+
+/// The other fields a garde rule list reads: `matches(x)` and any field named in a rule's
+/// expression (`custom(..)`, `length(min = ..)`, …; garde binds every field by name). Rule
+/// names (an identifier at the start of a rule) and argument names (`min =`) are not reads.
+/// Conservative: a false read only makes the update set both fields together.
+pub(crate) fn garde_reads(tokens: TokenStream, names: &[String], out: &mut BTreeSet<String>) {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut rule_start = true;
+    for (i, t) in trees.iter().enumerate() {
+        match t {
+            TokenTree::Ident(id) => {
+                let next_is_assign = matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Alone);
+                let s = id.to_string();
+                if !rule_start && !next_is_assign && names.contains(&s) {
+                    out.insert(s);
+                }
+                rule_start = false;
+            }
+            TokenTree::Group(g) => {
+                let inner_rules = matches!(i.checked_sub(1).and_then(|j| trees.get(j)), Some(TokenTree::Ident(id)) if id == "inner");
+                if inner_rules {
+                    garde_reads(g.stream(), names, out);
+                } else {
+                    garde_reads_expr(g.stream(), names, out);
+                }
+                rule_start = false;
+            }
+            TokenTree::Punct(p) => rule_start = p.as_char() == ',',
+            TokenTree::Literal(_) => rule_start = false,
+        }
+    }
+}
+
+/// Inside a rule's arguments: every field name is a read, except `name =` argument keys.
+fn garde_reads_expr(tokens: TokenStream, names: &[String], out: &mut BTreeSet<String>) {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, t) in trees.iter().enumerate() {
+        match t {
+            TokenTree::Ident(id) => {
+                let next_is_assign = matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '=' && p.spacing() == proc_macro2::Spacing::Alone);
+                let s = id.to_string();
+                if !next_is_assign && names.contains(&s) {
+                    out.insert(s);
+                }
+            }
+            TokenTree::Group(g) => garde_reads_expr(g.stream(), names, out),
+            _ => {}
+        }
+    }
 }

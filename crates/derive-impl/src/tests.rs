@@ -104,3 +104,42 @@ fn collection_needs_single_field_variants() {
     let ok = derive_collection(quote! { enum Items { A(A), B(B) } }).to_string();
     assert!(ok.contains("impl :: monotable :: Collection for Items"), "{ok}");
 }
+
+#[test]
+fn partial_validation_reads_are_the_fields_a_rule_names() {
+    let names: Vec<String> = ["pin", "email", "min", "limit"].iter().map(|s| s.to_string()).collect();
+    let reads = |t: proc_macro2::TokenStream| {
+        let mut out = std::collections::BTreeSet::new();
+        expand::garde_reads(t, &names, &mut out);
+        out.into_iter().collect::<Vec<_>>()
+    };
+    assert_eq!(reads(quote!(matches(pin))), ["pin"]);
+    assert_eq!(reads(quote!(custom(check_against(&self.pin)))), ["pin"]);
+    assert_eq!(reads(quote!(length(min = 1, max = limit))), ["limit"]);
+    // Rule names and argument names are not reads, even when a field has the same name.
+    assert!(reads(quote!(email, length(min = 1))).is_empty());
+    assert!(reads(quote!(inner(email))).is_empty());
+}
+
+#[test]
+fn validate_emits_one_check_struct_per_field_with_rules() {
+    let out = expand(quote! {
+        #[entity(pk = "U#{id}", sk = "P", validate)]
+        #[garde(context(Ctx))]
+        struct User {
+            #[garde(skip)] id: String,
+            #[garde(email)] email: String,
+            #[garde(skip)] pin: String,
+            #[garde(matches(pin))] pin2: String,
+        }
+    });
+    assert!(out.contains("fn validate_partial"), "{out}");
+    assert_eq!(out.matches("struct __MonotableCheck").count(), 2, "{out}");
+    assert_eq!(out.matches("# [garde (context (Ctx))]").count(), 2, "the context is copied: {out}");
+    assert!(out.contains(r#"check :: < __MonotableCheck > (& ["pin2" , "pin"])"#), "{out}");
+    let plain = expand(quote! {
+        #[entity(pk = "U#{id}", sk = "P")]
+        struct User { #[garde(email)] id: String }
+    });
+    assert!(!plain.contains("validate_partial"), "only with `validate`: {plain}");
+}

@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{de::DeserializeOwned, Serialize};
 
 use crate::error::{Error, ValidationErrors};
+use crate::expr::UpdateOp;
 use crate::schema::EntitySchema;
 
 /// A stored item: attribute name to value.
@@ -26,6 +27,72 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// Field-level validation (S20); generated from `garde` rules with `#[entity(validate)]`.
     fn validate(&self) -> Result<(), ValidationErrors> {
         Ok(())
+    }
+    /// Validation of a partial update (S20): the rules of every field the update sets or
+    /// removes, checked on the new values. Generated with `#[entity(validate)]`; see
+    /// [`Repository::update`](crate::Repository::update) for what it covers.
+    #[doc(hidden)]
+    fn validate_partial(partial: &Partial<'_>) -> Result<(), ValidationErrors> {
+        let _ = partial;
+        Ok(())
+    }
+}
+
+/// What a partial update sets or removes, as the derive's generated validation sees it.
+#[doc(hidden)]
+pub struct Partial<'a> {
+    ops: &'a [UpdateOp],
+}
+
+impl<'a> Partial<'a> {
+    pub(crate) fn new(ops: &'a [UpdateOp]) -> Self {
+        Partial { ops }
+    }
+
+    fn last(&self, field: &str) -> Option<&'a UpdateOp> {
+        self.ops.iter().rev().find(|op| op.field() == field)
+    }
+
+    /// Whether the update sets, removes or adds to the Rust field `field`.
+    pub fn touches(&self, field: &str) -> bool {
+        self.last(field).is_some()
+    }
+
+    /// Checks the rules of `group[0]` with the check struct `W`, which holds `group[0]` with its
+    /// rules and the other fields of `group` (the ones those rules read) without rules. Every
+    /// field of the group must be set or removed by the update: an `add` has no value to check
+    /// before the write, and a rule that reads a field the update leaves alone would need the
+    /// stored item.
+    pub fn check<W>(&self, group: &[&str]) -> Result<(), ValidationErrors>
+    where
+        W: DeserializeOwned + garde::Validate,
+        W::Context: Default,
+    {
+        let Some(&first) = group.first() else { return Ok(()) };
+        let mut item = Item::new();
+        for &f in group {
+            match self.last(f) {
+                Some(UpdateOp::Set(_, attr, v)) => {
+                    item.insert((*attr).to_string(), v.clone());
+                }
+                Some(UpdateOp::Remove(..)) => {}
+                Some(UpdateOp::Add(..)) => {
+                    return Err(ValidationErrors::field(
+                        f,
+                        "an atomic add cannot be checked against this field's validation rules; set the new value instead",
+                    ))
+                }
+                None => {
+                    return Err(ValidationErrors::field(
+                        first,
+                        format!("the validation rules of `{first}` read `{f}`, so the update must set `{f}` too"),
+                    ))
+                }
+            }
+        }
+        let w: W = serde_dynamo::from_item(item)
+            .map_err(|e| ValidationErrors::field(first, format!("cannot decode: {e}")))?;
+        crate::__private::garde_report(w.validate())
     }
 }
 

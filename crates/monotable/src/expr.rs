@@ -247,6 +247,15 @@ pub(crate) enum UpdateOp {
     Add(&'static str, &'static str, AttributeValue),
 }
 
+impl UpdateOp {
+    /// The Rust field name.
+    pub(crate) fn field(&self) -> &'static str {
+        match self {
+            UpdateOp::Set(n, ..) | UpdateOp::Remove(n, _) | UpdateOp::Add(n, ..) => n,
+        }
+    }
+}
+
 /// A typed partial update of `T` (S8, S16): `Update::new().set(Record::FIELDS.status, "done")`.
 #[derive(Debug, Clone)]
 pub struct Update<T> {

@@ -102,8 +102,9 @@ pub fn json_schema<T: schemars::JsonSchema>() -> serde_json::Value {
 /// Re-exports for the derive's generated code. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::entity::Item;
+    pub use crate::entity::{Item, Partial};
     pub use garde;
+    pub use serde;
 
     /// Decodes one item of a collection member.
     pub fn decode_item<T: serde::de::DeserializeOwned>(item: Item) -> Result<T, crate::Error> {

@@ -15,7 +15,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use tracing::Instrument;
 
 use crate::auth::Scope;
-use crate::entity::{decode_item, encode_item, Entity, EntityKey, Item};
+use crate::entity::{decode_item, encode_item, Entity, EntityKey, Item, Partial};
 use crate::error::{ConflictReason, Error, ForbiddenReason, ValidationErrors};
 use crate::expr::{Placeholders, Update, UpdateOp};
 use crate::key::render;
@@ -411,6 +411,7 @@ impl<T: Entity> Repository<T> {
                 UpdateOp::Add(_, a, v) => adds.push(format!("{} {}", ph.name(a), ph.value(v.clone()))),
             }
         }
+        T::validate_partial(&Partial::new(&update.ops)).map_err(Error::Validation)?;
         self.recompute_indexes(key, update, &mut ph, &mut sets, &mut removes)?;
         let upd = ph.name(&conv.updated);
         let now_v = ph.value(AttributeValue::S(now.into()));
@@ -536,6 +537,17 @@ impl<T: Entity> Repository<T> {
     /// Applies a typed partial update and returns the new item. The item must exist
     /// ([`Error::NotFound`]); with [`Update::expect_version`] a concurrent change is
     /// `Conflict(VersionMismatch)` (S16).
+    ///
+    /// Validation (S20), for types with `#[entity(validate)]`, before anything is sent: every
+    /// field the update sets or removes must satisfy that field's own garde rules (a removed
+    /// field is checked as `None`), with the type's garde context. garde's rules are per field,
+    /// so this is what `validate` would report for those fields, with two limits that need the
+    /// stored item and are refused rather than skipped: a rule that reads another field
+    /// (`matches(other)`, or a `custom`/argument expression naming a field) is checked only
+    /// when the update also sets that field, and is a field error otherwise; and `add` on a
+    /// field with rules is a field error (its result is known only after the write; set the
+    /// new value instead). Fields the update does not touch are not re-validated. Key, unique
+    /// and version fields cannot be updated at all.
     pub async fn update(&self, key: &T::Key, update: Update<T>) -> Result<T, Error> {
         let span = self.span("update", None);
         async {

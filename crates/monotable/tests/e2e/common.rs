@@ -230,3 +230,45 @@ pub enum UserItem {
     User(User),
     Post(Post),
 }
+
+/// A validated type for partial-update validation (S20): per-field rules, an optional field
+/// with `required`, a rule on an `Option`'s content and a rule that reads another field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Entity, garde::Validate)]
+#[serde(rename_all = "camelCase")]
+#[entity(pk = "ORG#{org_id}", sk = "ACCOUNT#{id}", tenant = org_id, validate)]
+pub struct Account {
+    #[garde(length(min = 1))]
+    pub org_id: String,
+    #[garde(length(min = 1))]
+    pub id: String,
+    #[garde(length(min = 1, max = 20))]
+    pub display_name: String,
+    #[garde(range(max = 100))]
+    pub score: u32,
+    #[garde(inner(length(max = 5)))]
+    pub nick: Option<String>,
+    #[garde(required)]
+    pub note: Option<String>,
+    #[garde(skip)]
+    pub pin: String,
+    #[garde(matches(pin))]
+    pub pin_confirm: String,
+    #[garde(skip)]
+    pub free: Option<String>,
+}
+
+impl Account {
+    pub fn new(org: &str, id: &str) -> Self {
+        Account {
+            org_id: org.into(),
+            id: id.into(),
+            display_name: "Acme".into(),
+            score: 1,
+            nick: None,
+            note: Some("n".into()),
+            pin: "1234".into(),
+            pin_confirm: "1234".into(),
+            free: None,
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Writes (S15–S17, S20) and collections (S1, S3, S6).
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use monotable::{ActionOutcome, ConflictReason, Error, Keys, Update};
+use monotable::{ActionOutcome, ConflictReason, Error, Keys, Repository, Table, Update, ValidationErrors};
 
 use crate::common::*;
 
@@ -193,4 +193,98 @@ async fn s6_collection_query_decodes_each_item_by_entity_type() {
     assert_eq!(rest.items.len(), 1);
     assert!(rest.cursor.is_none());
     let _ = Keys::<Post>::new();
+}
+
+async fn accounts() -> (Table, Repository<Account>) {
+    let client = client();
+    let conv = monotable::Conventions::lower();
+    let name = unique_name("mt-accounts");
+    create_table(&client, &conv, &name, 2).await;
+    let table = base_builder(client, conv, &name).entity::<Account>().build().await.expect("table");
+    let repo = table.repo::<Account>(&caller("a", &["o"], &[]).org("o").unwrap()).unwrap();
+    (table, repo)
+}
+
+fn field_errors<T: std::fmt::Debug>(r: Result<T, Error>) -> ValidationErrors {
+    match r {
+        Err(Error::Validation(v)) => v,
+        other => panic!("expected validation errors, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn s20_partial_update_checks_the_rules_of_every_field_it_sets() {
+    let (_table, repo) = accounts().await;
+    let key = AccountKey { id: "a1".into() };
+    let stored = repo.create(&Account::new("o", "a1")).await.unwrap();
+    let f = Account::FIELDS;
+
+    let v = field_errors(repo.update(&key, Update::new().set(f.display_name, "")).await);
+    assert!(v.has("display_name"), "{v}");
+    let v = field_errors(
+        repo.update(&key, Update::new().set(f.display_name, "x".repeat(21)).set(f.score, 101u32)).await,
+    );
+    assert!(v.has("display_name") && v.has("score"), "every failing field is reported: {v}");
+    let v = field_errors(repo.update(&key, Update::new().set(f.nick, Some("toolong".to_string()))).await);
+    assert!(v.has("nick"), "rules inside an Option hold: {v}");
+    // A removed field is checked as `None`.
+    let v = field_errors(repo.update(&key, Update::new().remove(f.note)).await);
+    assert!(v.has("note"), "{v}");
+    // A plan is refused the same way, and so is a transaction's update.
+    assert!(matches!(
+        repo.plan().update(&key, &Update::new().set(f.score, 500u32)),
+        Err(Error::Validation(_))
+    ));
+    let tx = _table.transaction().update(&repo, &key, Update::new().set(f.display_name, "")).commit().await;
+    assert!(matches!(tx, Err(Error::Validation(_))), "{tx:?}");
+    assert_eq!(repo.get(&key).await.unwrap(), stored, "nothing was written");
+
+    let ok = repo
+        .update(
+            &key,
+            Update::new()
+                .set(f.display_name, "Acme 2")
+                .set(f.score, 100u32)
+                .set(f.nick, Some("ac".to_string()))
+                .set(f.free, Some("anything".to_string())),
+        )
+        .await
+        .unwrap();
+    assert_eq!((ok.display_name.as_str(), ok.score, ok.nick.as_deref()), ("Acme 2", 100, Some("ac")));
+    repo.update(&key, Update::new().remove(f.nick).remove(f.free)).await.unwrap();
+}
+
+#[tokio::test]
+async fn s20_partial_update_refuses_what_it_cannot_check_without_the_stored_item() {
+    let (_table, repo) = accounts().await;
+    let key = AccountKey { id: "a1".into() };
+    repo.create(&Account::new("o", "a1")).await.unwrap();
+    let f = Account::FIELDS;
+    // `matches(pin)` reads `pin`: checked when both are set, refused when `pin` is left alone.
+    let v = field_errors(repo.update(&key, Update::new().set(f.pin_confirm, "1234")).await);
+    assert!(v.has("pin_confirm"), "{v}");
+    let v = field_errors(repo.update(&key, Update::new().set(f.pin, "9").set(f.pin_confirm, "8")).await);
+    assert!(v.has("pin_confirm"), "{v}");
+    let ok = repo.update(&key, Update::new().set(f.pin, "9").set(f.pin_confirm, "9")).await.unwrap();
+    assert_eq!((ok.pin.as_str(), ok.pin_confirm.as_str()), ("9", "9"));
+    // A field without rules may change alone (`pin` is `skip`).
+    repo.update(&key, Update::new().set(f.pin, "7")).await.unwrap();
+    // An atomic add has no value to check before the write.
+    let v = field_errors(repo.update(&key, Update::new().add(f.score, 1u32)).await);
+    assert!(v.has("score"), "{v}");
+    assert_eq!(repo.get(&key).await.unwrap().score, 1);
+}
+
+#[tokio::test]
+async fn s20_partial_update_of_a_user_checks_the_name() {
+    let table = table().await;
+    let users = table.repo::<User>(&caller("a", &[], &[]).personal()).unwrap();
+    users
+        .create(&User { user_id: "a".into(), email: "a@example.com".into(), name: "A".into() })
+        .await
+        .unwrap();
+    let v = field_errors(users.update(&UserKey {}, Update::new().set(User::FIELDS.name, "")).await);
+    assert!(v.has("name"), "{v}");
+    let ok = users.update(&UserKey {}, Update::new().set(User::FIELDS.name, "B")).await.unwrap();
+    assert_eq!(ok.name, "B");
 }
