@@ -3,10 +3,26 @@
 
 use crate::schema::{EntitySchema, Segment, Template};
 
+/// A library item type: keys only, no tenant, version, TTL, unique or indexed fields.
+const fn library_type(type_name: &'static str, pk: Template, sk: Template) -> EntitySchema {
+    EntitySchema {
+        type_name,
+        pk,
+        sk,
+        indexes: &[],
+        tenant: None,
+        tenant_is_owner: false,
+        version_attr: None,
+        ttl_attr: None,
+        unique: &[],
+        fields: &[],
+    }
+}
+
 /// Idempotency records: `_IDEMPOTENCY#{scope}#{key}` / `_IDEMPOTENCY`.
-pub(crate) static IDEMPOTENCY: EntitySchema = EntitySchema {
-    type_name: "_Idempotency",
-    pk: Template {
+pub(crate) static IDEMPOTENCY: EntitySchema = library_type(
+    "_Idempotency",
+    Template {
         source: "_IDEMPOTENCY#{scope}#{key}",
         segments: &[
             Segment::Lit("_IDEMPOTENCY#"),
@@ -15,20 +31,13 @@ pub(crate) static IDEMPOTENCY: EntitySchema = EntitySchema {
             Segment::Field("key"),
         ],
     },
-    sk: Template { source: "_IDEMPOTENCY", segments: &[Segment::Lit("_IDEMPOTENCY")] },
-    indexes: &[],
-    tenant: None,
-    tenant_is_owner: false,
-    version_attr: None,
-    ttl_attr: None,
-    unique: &[],
-    fields: &[],
-};
+    Template { source: "_IDEMPOTENCY", segments: &[Segment::Lit("_IDEMPOTENCY")] },
+);
 
 /// Unique guards: `_UNIQUE#{type}#{field}#{value}` / `_UNIQUE`.
-pub(crate) static UNIQUE: EntitySchema = EntitySchema {
-    type_name: "_Unique",
-    pk: Template {
+pub(crate) static UNIQUE: EntitySchema = library_type(
+    "_Unique",
+    Template {
         source: "_UNIQUE#{type}#{field}#{value}",
         segments: &[
             Segment::Lit("_UNIQUE#"),
@@ -39,15 +48,8 @@ pub(crate) static UNIQUE: EntitySchema = EntitySchema {
             Segment::Field("value"),
         ],
     },
-    sk: Template { source: "_UNIQUE", segments: &[Segment::Lit("_UNIQUE")] },
-    indexes: &[],
-    tenant: None,
-    tenant_is_owner: false,
-    version_attr: None,
-    ttl_attr: None,
-    unique: &[],
-    fields: &[],
-};
+    Template { source: "_UNIQUE", segments: &[Segment::Lit("_UNIQUE")] },
+);
 
 pub(crate) fn schemas() -> [&'static EntitySchema; 2] {
     [&IDEMPOTENCY, &UNIQUE]
