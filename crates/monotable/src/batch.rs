@@ -39,7 +39,7 @@ impl<T: Entity> Repository<T> {
             let mut attempt = 0;
             while !pending.is_empty() {
                 let req = Request::BatchGet { table: self.table.inner.name.clone(), keys: pending };
-                let resp = self.send(&req).await?;
+                let resp = self.send(req).await?;
                 out.extend(resp.items);
                 pending = resp.unprocessed_keys;
                 if pending.is_empty() {
@@ -83,7 +83,7 @@ impl<T: Entity> Repository<T> {
             let mut attempt = 0;
             loop {
                 let req = Request::BatchWrite { table: self.table.inner.name.clone(), puts, deletes };
-                let resp = self.send(&req).await?;
+                let resp = self.send(req).await?;
                 if resp.unprocessed_puts.is_empty() && resp.unprocessed_deletes.is_empty() {
                     break;
                 }

@@ -26,7 +26,8 @@ type HmacSha256 = Hmac<Sha256>;
 /// The key that signs cursors, and how long they live.
 #[derive(Clone)]
 pub struct CursorKey {
-    key: Vec<u8>,
+    /// The HMAC state after the key (computed once; cloned per cursor).
+    mac: HmacSha256,
     ttl: Duration,
 }
 
@@ -57,11 +58,14 @@ struct Payload {
 impl CursorKey {
     /// A cursor key; at least 32 bytes of secret. Cursors live one hour by default.
     pub fn new(secret: impl AsRef<[u8]>) -> Result<Self, Error> {
-        let key = secret.as_ref().to_vec();
+        let key = secret.as_ref();
         if key.len() < 32 {
             return Err(Error::Config("the cursor key must be at least 32 bytes".into()));
         }
-        Ok(CursorKey { key, ttl: Duration::from_secs(3600) })
+        // HMAC accepts keys of any length, so this cannot fail.
+        let mac = <HmacSha256 as Mac>::new_from_slice(key)
+            .map_err(|_| Error::Config("the cursor key is not a valid HMAC key".into()))?;
+        Ok(CursorKey { mac, ttl: Duration::from_secs(3600) })
     }
 
     /// Changes how long issued cursors stay valid.
@@ -71,9 +75,7 @@ impl CursorKey {
     }
 
     fn mac(&self) -> HmacSha256 {
-        // HMAC accepts keys of any length, so this cannot fail.
-        <HmacSha256 as Mac>::new_from_slice(&self.key)
-            .unwrap_or_else(|_| unreachable!("HMAC takes any key length"))
+        self.mac.clone()
     }
 
     pub(crate) fn seal(&self, last_key: &Item, binding: &Binding) -> String {

@@ -69,7 +69,7 @@ impl<T: Entity> Repository<T> {
             ];
             actions.extend(self.guard_puts(&map)?);
             let tx = Request::TransactWrite { table: self.table.inner.name.clone(), actions, token: None };
-            let outcomes = match self.send(&tx).await {
+            let outcomes = match self.send(tx).await {
                 Ok(_) => return decode_item(map),
                 Err(Error::TransactionCancelled(o)) => o,
                 Err(e) => return Err(e),

@@ -119,22 +119,11 @@ impl<T: Entity> Repository<T> {
             let always: Vec<&str> = key_attrs.iter().map(String::as_str).collect();
             p.compile(&mut ph, &always)
         });
-        let names: Vec<(&String, &String)> = ph.names.iter().collect();
-        let values: Vec<(&String, serde_json::Value)> =
-            ph.values.iter().map(|(k, v)| (k, crate::request::av_json(v))).collect();
-        let fp = fingerprint(&json!([
-            index_name,
-            key_condition,
-            filter,
-            projection,
-            names,
-            values,
-            !q.descending
-        ]));
-        let binding = Binding {
+        let paging = Paging {
             tenant: self.scope.cursor_tenant(),
             target: format!("{}/{}", s.type_name, q.index.unwrap_or("table")),
-            fingerprint: fp,
+            shape: Shape::Query,
+            key_attrs,
         };
         let req = Request::Query {
             table: self.table.inner.name.clone(),
@@ -147,7 +136,7 @@ impl<T: Entity> Repository<T> {
             forward: !q.descending,
             start: None,
         };
-        Ok((req, Paging { binding, key_attrs }))
+        Ok((req, paging))
     }
 
     /// Runs a typed query on the table or a GSI (S8).
@@ -202,8 +191,39 @@ impl<T: Entity> Repository<T> {
 
 /// What a listing's cursors carry and which attributes make up an item's position.
 pub(crate) struct Paging {
-    pub binding: Binding,
+    pub tenant: String,
+    pub target: String,
+    pub shape: Shape,
     pub key_attrs: Vec<String>,
+}
+
+/// Which parts of the Query make up the fingerprint its cursors are bound to.
+pub(crate) enum Shape {
+    /// A typed query: index, key condition, filter, projection, placeholders and direction.
+    Query,
+    /// A collection: key condition, filter and values.
+    Collection,
+}
+
+impl Paging {
+    /// The binding of this listing's cursors. Computed only when a cursor is opened or sealed;
+    /// the fingerprint covers everything of `req` but its start key and limit.
+    fn binding(&self, req: &Request) -> Binding {
+        let Request::Query { index, key_condition, filter, projection, ph, forward, .. } = req else {
+            let fingerprint = fingerprint(&req.to_json());
+            return Binding { tenant: self.tenant.clone(), target: self.target.clone(), fingerprint };
+        };
+        let values: Vec<(&String, serde_json::Value)> =
+            ph.values.iter().map(|(k, v)| (k, crate::request::av_json(v))).collect();
+        let fingerprint = match self.shape {
+            Shape::Query => {
+                let names: Vec<(&String, &String)> = ph.names.iter().collect();
+                fingerprint(&json!([index, key_condition, filter, projection, names, values, forward]))
+            }
+            Shape::Collection => fingerprint(&json!([key_condition, filter, values])),
+        };
+        Binding { tenant: self.tenant.clone(), target: self.target.clone(), fingerprint }
+    }
 }
 
 /// Runs a query a page at a time (see the module docs).
@@ -216,7 +236,7 @@ pub(crate) async fn fill_page<P>(
     decode: impl Fn(Item) -> Result<P, Error>,
 ) -> Result<Page<P>, Error> {
     let mut start = match cursor {
-        Some(c) => Some(table.inner.cursor.open(c, &paging.binding)?),
+        Some(c) => Some(table.inner.cursor.open(c, &paging.binding(&req))?),
         None => None,
     };
     let wanted = limit as usize;
@@ -228,7 +248,7 @@ pub(crate) async fn fill_page<P>(
             *s = start.take();
         }
         ask = (ask.saturating_mul(2)).min(MAX_PAGE);
-        let out = send(&table.inner.client, "query", &req).await?;
+        let out = send(&table.inner.client, "query", req.clone()).await?;
         let room = wanted - items.len();
         let mut last_kept = None;
         let overflow = out.items.len() > room;
@@ -243,7 +263,7 @@ pub(crate) async fn fill_page<P>(
             break;
         }
     }
-    let cursor = start.map(|k| table.inner.cursor.seal(&k, &paging.binding));
+    let cursor = start.map(|k| table.inner.cursor.seal(&k, &paging.binding(&req)));
     Ok(Page { items, cursor })
 }
 
@@ -286,13 +306,6 @@ impl Table {
                 members.iter().map(|m| ph.value(AttributeValue::S(m.type_name.into()))).collect();
             let filter = Some(format!("{et} IN ({})", types.join(", ")));
             let names: Vec<String> = members.iter().map(|m| m.type_name.to_string()).collect();
-            let values: Vec<(&String, serde_json::Value)> =
-                ph.values.iter().map(|(k, v)| (k, crate::request::av_json(v))).collect();
-            let binding = Binding {
-                tenant: scope.cursor_tenant(),
-                target: format!("collection/{}", names.join(",")),
-                fingerprint: fingerprint(&json!([key_condition, filter, values])),
-            };
             let req = Request::Query {
                 table: self.inner.name.clone(),
                 index: None,
@@ -305,7 +318,12 @@ impl Table {
                 start: None,
             };
             let et_attr = conv.entity_type.clone();
-            let paging = Paging { binding, key_attrs: vec![conv.pk.clone(), conv.sk.clone()] };
+            let paging = Paging {
+                tenant: scope.cursor_tenant(),
+                target: format!("collection/{}", names.join(",")),
+                shape: Shape::Collection,
+                key_attrs: vec![conv.pk.clone(), conv.sk.clone()],
+            };
             let page = fill_page(self, req, paging, limit, cursor, |item: Item| {
                 let ty = match item.get(&et_attr) {
                     Some(AttributeValue::S(t)) => t.clone(),

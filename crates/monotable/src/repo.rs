@@ -110,7 +110,7 @@ impl<T: Entity> Repository<T> {
         )
     }
 
-    pub(crate) async fn send(&self, req: &Request) -> Result<Response, Error> {
+    pub(crate) async fn send(&self, req: Request) -> Result<Response, Error> {
         send(&self.table.inner.client, self.schema().type_name, req).await
     }
 
@@ -218,14 +218,19 @@ impl<T: Entity> Repository<T> {
     }
 
     fn plan_create(&self, item: &T, now: &str) -> Result<Request, Error> {
-        let map = self.created_item(item, now)?;
+        self.create_request(self.created_item(item, now)?)
+    }
+
+    /// The request that stores the created item `map` if its key is free.
+    fn create_request(&self, map: Item) -> Result<Request, Error> {
         let mut ph = Placeholders::default();
         let condition = Some(self.not_exists(&mut ph));
         if self.schema().unique.is_empty() {
             return Ok(Request::PutItem { table: self.table.inner.name.clone(), item: map, condition, ph });
         }
-        let mut actions = vec![TxAction::Put { item: map.clone(), condition, ph }];
-        actions.extend(self.guard_puts(&map)?);
+        let guards = self.guard_puts(&map)?;
+        let mut actions = vec![TxAction::Put { item: map, condition, ph }];
+        actions.extend(guards);
         Ok(Request::TransactWrite { table: self.table.inner.name.clone(), actions, token: None })
     }
 
@@ -234,7 +239,7 @@ impl<T: Entity> Repository<T> {
         let span = self.span("get", None);
         async {
             let req = self.plan_get(key, false)?;
-            let out = self.send(&req).await?;
+            let out = self.send(req).await?;
             out.item.map(decode_item).transpose()
         }
         .instrument(span)
@@ -254,7 +259,7 @@ impl<T: Entity> Repository<T> {
             ph: Placeholders::default(),
             consistent: true,
         };
-        Ok(self.send(&req).await?.item)
+        Ok(self.send(req).await?.item)
     }
 
     /// Creates the item if its key is free (S15). A retry with the same content returns the
@@ -264,10 +269,9 @@ impl<T: Entity> Repository<T> {
     pub async fn create(&self, item: &T) -> Result<T, Error> {
         let span = self.span("create", None);
         async {
-            let now = now_iso();
-            let req = self.plan_create(item, &now)?;
-            let map = self.created_item(item, &now)?;
-            match self.send(&req).await {
+            let map = self.created_item(item, &now_iso())?;
+            let req = self.create_request(map.clone())?;
+            match self.send(req).await {
                 Ok(_) => decode_item(map),
                 Err(Error::Conflict { reason: ConflictReason::ConditionFailed, .. }) => {
                     self.replay_or_conflict(map).await
@@ -310,18 +314,18 @@ impl<T: Entity> Repository<T> {
     pub(crate) fn plan_put(&self, item: &T, now: &str) -> Result<(Request, Option<i64>), Error> {
         let conv = &self.table.inner.conv;
         let map = self.stored_item(item, now)?;
-        let mut ph = Placeholders::default();
-        let mut sets = Vec::new();
-        let mut key = Item::new();
         let version_attr = self.schema().version_attr;
-        let mut keys: Vec<&String> = map.keys().collect();
-        keys.sort();
-        for attr in keys {
-            let v = &map[attr];
-            if *attr == conv.pk || *attr == conv.sk {
-                key.insert(attr.clone(), v.clone());
+        let current = version_attr.map(|va| version_of(&map, va)).transpose()?;
+        let mut ph = Placeholders::default();
+        let mut sets = Vec::with_capacity(map.len() + 2);
+        let mut key = Item::new();
+        let mut attrs: Vec<(String, AttributeValue)> = map.into_iter().collect();
+        attrs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (attr, v) in attrs {
+            if attr == conv.pk || attr == conv.sk {
+                key.insert(attr, v);
             } else if Some(attr.as_str()) != version_attr {
-                sets.push(format!("{} = {}", ph.name(attr), ph.value(v.clone())));
+                sets.push(format!("{} = {}", ph.name(&attr), ph.value(v)));
             }
         }
         let created = ph.name(&conv.created);
@@ -332,8 +336,7 @@ impl<T: Entity> Repository<T> {
         sets.push(format!("{by} = if_not_exists({by}, {caller})"));
         let mut condition = None;
         let mut expected = None;
-        if let Some(va) = version_attr {
-            let current = version_of(&map, va)?;
+        if let (Some(va), Some(current)) = (version_attr, current) {
             let n = ph.name(va);
             let pk = ph.name(&conv.pk);
             let exp = ph.value(AttributeValue::N(current.to_string()));
@@ -359,7 +362,7 @@ impl<T: Entity> Repository<T> {
                 return self.put_with_unique(item).await;
             }
             let (req, expected) = self.plan_put(item, &now_iso())?;
-            match self.send(&req).await {
+            match self.send(req).await {
                 Ok(out) => decode_item(out.item.unwrap_or_default()),
                 Err(Error::Conflict { entity, reason: ConflictReason::ConditionFailed }) => {
                     Err(Error::Conflict {
@@ -552,7 +555,7 @@ impl<T: Entity> Repository<T> {
         let span = self.span("update", None);
         async {
             let req = self.plan_update(key, &update, &now_iso())?;
-            match self.send(&req).await {
+            match self.send(req).await {
                 Ok(out) => decode_item(out.item.unwrap_or_default()),
                 Err(Error::Conflict { entity, reason: ConflictReason::ConditionFailed }) => {
                     if self.get_raw(self.key_item(key)?).await?.is_none() {
@@ -591,7 +594,7 @@ impl<T: Entity> Repository<T> {
                 return self.delete_with_unique(key).await;
             }
             let req = self.plan_delete(key)?;
-            match self.send(&req).await {
+            match self.send(req).await {
                 Ok(out) => decode_item(out.item.unwrap_or_default()),
                 Err(Error::Conflict { entity, reason: ConflictReason::ConditionFailed }) => {
                     Err(Error::NotFound { entity })

@@ -56,17 +56,46 @@ where
     backend(op, err)
 }
 
-pub(crate) async fn send(client: &Client, entity: &'static str, req: &Request) -> Result<Response, Error> {
+/// The parts every conditional write shares, on any of the SDK's builders (fluent or
+/// transaction item): table, condition expression and placeholders.
+macro_rules! conditional {
+    ($builder:expr, $table:expr, $condition:expr, $ph:expr) => {{
+        let ph: crate::expr::Placeholders = $ph;
+        $builder
+            .table_name($table)
+            .set_condition_expression($condition)
+            .set_expression_attribute_names(non_empty(ph.names))
+            .set_expression_attribute_values(non_empty(ph.values))
+    }};
+}
+
+/// The parts Query and Scan share: table, filter, placeholders, limit, start key, capacity.
+macro_rules! paged {
+    ($builder:expr, $table:expr, $filter:expr, $ph:expr, $limit:expr, $start:expr) => {{
+        let ph: crate::expr::Placeholders = $ph;
+        $builder
+            .table_name($table)
+            .set_filter_expression($filter)
+            .set_expression_attribute_names(non_empty(ph.names))
+            .set_expression_attribute_values(non_empty(ph.values))
+            .set_limit($limit)
+            .set_exclusive_start_key($start)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+    }};
+}
+
+/// Sends `req`, moving its parts into the SDK's input (no copies of items or placeholders).
+pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) -> Result<Response, Error> {
     let total = ReturnConsumedCapacity::Total;
     match req {
         Request::GetItem { table, key, projection, ph, consistent } => {
             let out = client
                 .get_item()
                 .table_name(table)
-                .set_key(Some(key.clone()))
-                .set_projection_expression(projection.clone())
-                .set_expression_attribute_names(non_empty_names(ph))
-                .consistent_read(*consistent)
+                .set_key(Some(key))
+                .set_projection_expression(projection)
+                .set_expression_attribute_names(non_empty(ph.names))
+                .consistent_read(consistent)
                 .return_consumed_capacity(total)
                 .send()
                 .await
@@ -75,13 +104,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: &Request) -
             Ok(Response { item: out.item, ..Default::default() })
         }
         Request::PutItem { table, item, condition, ph } => {
-            let out = client
-                .put_item()
-                .table_name(table)
-                .set_item(Some(item.clone()))
-                .set_condition_expression(condition.clone())
-                .set_expression_attribute_names(non_empty_names(ph))
-                .set_expression_attribute_values(non_empty_values(ph))
+            let out = conditional!(client.put_item().set_item(Some(item)), table, condition, ph)
                 .return_consumed_capacity(total)
                 .send()
                 .await
@@ -90,14 +113,8 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: &Request) -
             Ok(Response::default())
         }
         Request::UpdateItem { table, key, update, condition, ph } => {
-            let out = client
-                .update_item()
-                .table_name(table)
-                .set_key(Some(key.clone()))
+            let out = conditional!(client.update_item().set_key(Some(key)), table, condition, ph)
                 .update_expression(update)
-                .set_condition_expression(condition.clone())
-                .set_expression_attribute_names(non_empty_names(ph))
-                .set_expression_attribute_values(non_empty_values(ph))
                 .return_values(ReturnValue::AllNew)
                 .return_consumed_capacity(total)
                 .send()
@@ -107,13 +124,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: &Request) -
             Ok(Response { item: out.attributes, ..Default::default() })
         }
         Request::DeleteItem { table, key, condition, ph } => {
-            let out = client
-                .delete_item()
-                .table_name(table)
-                .set_key(Some(key.clone()))
-                .set_condition_expression(condition.clone())
-                .set_expression_attribute_names(non_empty_names(ph))
-                .set_expression_attribute_values(non_empty_values(ph))
+            let out = conditional!(client.delete_item().set_key(Some(key)), table, condition, ph)
                 .return_values(ReturnValue::AllOld)
                 .return_consumed_capacity(total)
                 .send()
@@ -123,20 +134,13 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: &Request) -
             Ok(Response { item: out.attributes, ..Default::default() })
         }
         Request::Query { table, index, key_condition, filter, projection, ph, limit, forward, start } => {
-            let out = client
-                .query()
-                .table_name(table)
-                .set_index_name(index.clone())
+            let select = projection.as_ref().map(|_| Select::SpecificAttributes);
+            let out = paged!(client.query(), table, filter, ph, limit, start)
+                .set_index_name(index)
                 .key_condition_expression(key_condition)
-                .set_filter_expression(filter.clone())
-                .set_projection_expression(projection.clone())
-                .set_select(projection.as_ref().map(|_| Select::SpecificAttributes))
-                .set_expression_attribute_names(non_empty_names(ph))
-                .set_expression_attribute_values(non_empty_values(ph))
-                .set_limit(*limit)
-                .scan_index_forward(*forward)
-                .set_exclusive_start_key(start.clone())
-                .return_consumed_capacity(total)
+                .set_projection_expression(projection)
+                .set_select(select)
+                .scan_index_forward(forward)
                 .send()
                 .await
                 .map_err(|e| backend("Query", e))?;
@@ -148,15 +152,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: &Request) -
             })
         }
         Request::Scan { table, filter, ph, limit, start } => {
-            let out = client
-                .scan()
-                .table_name(table)
-                .set_filter_expression(filter.clone())
-                .set_expression_attribute_names(non_empty_names(ph))
-                .set_expression_attribute_values(non_empty_values(ph))
-                .set_limit(*limit)
-                .set_exclusive_start_key(start.clone())
-                .return_consumed_capacity(total)
+            let out = paged!(client.scan(), table, filter, ph, limit, start)
                 .send()
                 .await
                 .map_err(|e| backend("Scan", e))?;
@@ -170,12 +166,12 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: &Request) -
         Request::TransactWrite { table, actions, token } => {
             let mut items = Vec::with_capacity(actions.len());
             for a in actions {
-                items.push(tx_item(table, a)?);
+                items.push(tx_item(&table, a)?);
             }
             let out = client
                 .transact_write_items()
                 .set_transact_items(Some(items))
-                .set_client_request_token(token.clone())
+                .set_client_request_token(token)
                 .return_consumed_capacity(total)
                 .send()
                 .await;
@@ -196,41 +192,40 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: &Request) -
             }
         }
         Request::BatchGet { table, keys } => {
-            let ka =
-                built("BatchGetItem", KeysAndAttributes::builder().set_keys(Some(keys.clone())).build())?;
+            let ka = built("BatchGetItem", KeysAndAttributes::builder().set_keys(Some(keys)).build())?;
             let out = client
                 .batch_get_item()
-                .request_items(table, ka)
+                .request_items(&table, ka)
                 .return_consumed_capacity(total)
                 .send()
                 .await
                 .map_err(|e| backend("BatchGetItem", e))?;
             record_all(out.consumed_capacity());
-            let items = out.responses.and_then(|mut r| r.remove(table)).unwrap_or_default();
+            let items = out.responses.and_then(|mut r| r.remove(&table)).unwrap_or_default();
             let unprocessed =
-                out.unprocessed_keys.and_then(|mut u| u.remove(table)).map(|k| k.keys).unwrap_or_default();
+                out.unprocessed_keys.and_then(|mut u| u.remove(&table)).map(|k| k.keys).unwrap_or_default();
             Ok(Response { items, unprocessed_keys: unprocessed, ..Default::default() })
         }
         Request::BatchWrite { table, puts, deletes } => {
-            let mut reqs = Vec::new();
+            let mut reqs = Vec::with_capacity(puts.len() + deletes.len());
             for p in puts {
-                let put = built("BatchWriteItem", PutRequest::builder().set_item(Some(p.clone())).build())?;
+                let put = built("BatchWriteItem", PutRequest::builder().set_item(Some(p)).build())?;
                 reqs.push(WriteRequest::builder().put_request(put).build());
             }
             for k in deletes {
-                let del = built("BatchWriteItem", DeleteRequest::builder().set_key(Some(k.clone())).build())?;
+                let del = built("BatchWriteItem", DeleteRequest::builder().set_key(Some(k)).build())?;
                 reqs.push(WriteRequest::builder().delete_request(del).build());
             }
             let out = client
                 .batch_write_item()
-                .request_items(table, reqs)
+                .request_items(&table, reqs)
                 .return_consumed_capacity(total)
                 .send()
                 .await
                 .map_err(|e| backend("BatchWriteItem", e))?;
             record_all(out.consumed_capacity());
             let mut resp = Response::default();
-            for w in out.unprocessed_items.and_then(|mut u| u.remove(table)).unwrap_or_default() {
+            for w in out.unprocessed_items.and_then(|mut u| u.remove(&table)).unwrap_or_default() {
                 if let Some(p) = w.put_request {
                     resp.unprocessed_puts.push(p.item);
                 }
@@ -254,67 +249,32 @@ fn outcome(code: Option<&str>) -> ActionOutcome {
     }
 }
 
-fn tx_item(table: &str, a: &TxAction) -> Result<TransactWriteItem, Error> {
+fn tx_item(table: &str, a: TxAction) -> Result<TransactWriteItem, Error> {
     const OP: &str = "TransactWriteItems";
+    let item = TransactWriteItem::builder();
     Ok(match a {
-        TxAction::Put { item, condition, ph } => TransactWriteItem::builder()
-            .put(built(
-                OP,
-                Put::builder()
-                    .table_name(table)
-                    .set_item(Some(item.clone()))
-                    .set_condition_expression(condition.clone())
-                    .set_expression_attribute_names(non_empty_names(ph))
-                    .set_expression_attribute_values(non_empty_values(ph))
-                    .build(),
-            )?)
-            .build(),
-        TxAction::Update { key, update, condition, ph } => TransactWriteItem::builder()
-            .update(built(
-                OP,
-                Update::builder()
-                    .table_name(table)
-                    .set_key(Some(key.clone()))
-                    .update_expression(update)
-                    .set_condition_expression(condition.clone())
-                    .set_expression_attribute_names(non_empty_names(ph))
-                    .set_expression_attribute_values(non_empty_values(ph))
-                    .build(),
-            )?)
-            .build(),
-        TxAction::Delete { key, condition, ph } => TransactWriteItem::builder()
-            .delete(built(
-                OP,
-                Delete::builder()
-                    .table_name(table)
-                    .set_key(Some(key.clone()))
-                    .set_condition_expression(condition.clone())
-                    .set_expression_attribute_names(non_empty_names(ph))
-                    .set_expression_attribute_values(non_empty_values(ph))
-                    .build(),
-            )?)
-            .build(),
-        TxAction::Check { key, condition, ph } => TransactWriteItem::builder()
-            .condition_check(built(
-                OP,
-                ConditionCheck::builder()
-                    .table_name(table)
-                    .set_key(Some(key.clone()))
-                    .condition_expression(condition)
-                    .set_expression_attribute_names(non_empty_names(ph))
-                    .set_expression_attribute_values(non_empty_values(ph))
-                    .build(),
-            )?)
-            .build(),
-    })
+        TxAction::Put { item: i, condition, ph } => {
+            item.put(built(OP, conditional!(Put::builder().set_item(Some(i)), table, condition, ph).build())?)
+        }
+        TxAction::Update { key, update, condition, ph } => item.update(built(
+            OP,
+            conditional!(Update::builder().set_key(Some(key)), table, condition, ph)
+                .update_expression(update)
+                .build(),
+        )?),
+        TxAction::Delete { key, condition, ph } => item.delete(built(
+            OP,
+            conditional!(Delete::builder().set_key(Some(key)), table, condition, ph).build(),
+        )?),
+        TxAction::Check { key, condition, ph } => item.condition_check(built(
+            OP,
+            conditional!(ConditionCheck::builder().set_key(Some(key)), table, Some(condition), ph).build(),
+        )?),
+    }
+    .build())
 }
 
-fn non_empty_names(ph: &crate::expr::Placeholders) -> Option<std::collections::HashMap<String, String>> {
-    (!ph.names.is_empty()).then(|| ph.names.clone().into_iter().collect())
-}
-
-fn non_empty_values(
-    ph: &crate::expr::Placeholders,
-) -> Option<std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>> {
-    (!ph.values.is_empty()).then(|| ph.values.clone().into_iter().collect())
+/// `None` for an empty placeholder map (DynamoDB refuses empty maps), else the map for the SDK.
+fn non_empty<V>(m: std::collections::BTreeMap<String, V>) -> Option<std::collections::HashMap<String, V>> {
+    (!m.is_empty()).then(|| m.into_iter().collect())
 }

@@ -137,7 +137,7 @@ impl<T: Entity> Repository<T> {
         let mut actions = vec![TxAction::Update { key: key.clone(), update, condition, ph }];
         actions.extend(guard_actions);
         let tx = Request::TransactWrite { table: self.table.inner.name.clone(), actions, token: None };
-        match self.send(&tx).await {
+        match self.send(tx).await {
             Ok(_) => {}
             Err(Error::TransactionCancelled(outcomes)) => {
                 let entity = self.schema().type_name;
@@ -197,7 +197,7 @@ impl<T: Entity> Repository<T> {
         let mut actions = vec![TxAction::Delete { key: key_item, condition: Some(conds.join(" AND ")), ph }];
         actions.extend(guards);
         let tx = Request::TransactWrite { table: self.table.inner.name.clone(), actions, token: None };
-        match self.send(&tx).await {
+        match self.send(tx).await {
             Ok(_) => decode_item(old),
             Err(Error::TransactionCancelled(o)) if o.first() == Some(&ActionOutcome::ConditionFailed) => {
                 Err(Error::Conflict { entity, reason: ConflictReason::ConditionFailed })
