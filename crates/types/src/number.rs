@@ -140,6 +140,11 @@ impl Number {
         self.negative
     }
 
+    /// How many significant digits the mantissa has (1 for zero).
+    pub fn digit_count(&self) -> usize {
+        digit_count(self.mantissa) as usize
+    }
+
     /// The significant digits, most significant first (`[0]` for zero).
     pub fn digits(&self) -> Vec<u8> {
         self.mantissa.to_string().bytes().map(|b| b - b'0').collect()
@@ -176,6 +181,58 @@ impl Number {
         if other.is_zero() {
             return Ok(*self);
         }
+        match self.add_in_u128(other) {
+            Some(sum) => sum,
+            None => self.add_by_digits(other),
+        }
+    }
+
+    /// The sum when both mantissas, aligned on the smaller exponent, and their sum fit in a
+    /// `u128` (counters and prices always do); `None` sends the caller to the digit path.
+    fn add_in_u128(&self, other: &Number) -> Option<Result<Number, NumberError>> {
+        let lo = self.exponent.min(other.exponent);
+        let aligned = |n: &Number| {
+            let shift = u32::try_from(n.exponent - lo).ok()?;
+            10u128.checked_pow(shift).and_then(|p| n.mantissa.checked_mul(p))
+        };
+        let (a, b) = (aligned(self)?, aligned(other)?);
+        let (negative, mantissa) = if self.negative == other.negative {
+            (self.negative, a.checked_add(b)?)
+        } else {
+            match a.cmp(&b) {
+                Ordering::Equal => return Some(Ok(Number::ZERO)),
+                Ordering::Greater => (self.negative, a - b),
+                Ordering::Less => (other.negative, b - a),
+            }
+        };
+        Some(Number::from_mantissa(negative, mantissa, lo as i64))
+    }
+
+    /// `±mantissa × 10^exponent` under the same rules as [`Number::from_digits`].
+    fn from_mantissa(negative: bool, mut mantissa: u128, mut exponent: i64) -> Result<Number, NumberError> {
+        if mantissa == 0 {
+            return Ok(Number::ZERO);
+        }
+        while mantissa % 10 == 0 {
+            mantissa /= 10;
+            exponent += 1;
+        }
+        let digits = digit_count(mantissa);
+        if digits > MAX_DIGITS {
+            return Err(NumberError::Precision);
+        }
+        let adjusted = exponent.saturating_add(digits as i64 - 1);
+        if adjusted > MAX_ADJUSTED_EXP as i64 {
+            return Err(NumberError::Overflow);
+        }
+        if adjusted < MIN_ADJUSTED_EXP as i64 {
+            return Err(NumberError::Underflow);
+        }
+        Ok(Number { negative, mantissa, exponent: exponent as i32 })
+    }
+
+    /// The general sum, digit by digit.
+    fn add_by_digits(&self, other: &Number) -> Result<Number, NumberError> {
         // Align both mantissas on the smaller exponent, as little-endian digit vectors.
         let lo = self.exponent.min(other.exponent);
         let a = aligned_digits(self, lo);
@@ -525,6 +582,22 @@ mod tests {
             proptest::prop_assert_eq!(x.cmp(&y), a.cmp(&b));
             let sum = Number::parse(&(a as i128 + b as i128).to_string()).unwrap();
             proptest::prop_assert_eq!(x.checked_add(&y).unwrap(), sum);
+        }
+
+        #[test]
+        fn the_u128_sum_is_the_digit_sum(
+            a in -(10i128.pow(20))..10i128.pow(20), ea in -140i32..130,
+            b in -(10i128.pow(20))..10i128.pow(20), eb in -140i32..130,
+        ) {
+            let x = Number::parse(&format!("{a}E{ea}"));
+            let y = Number::parse(&format!("{b}E{eb}"));
+            if let (Ok(x), Ok(y)) = (x, y) {
+                if !x.is_zero() && !y.is_zero() {
+                    if let Some(fast) = x.add_in_u128(&y) {
+                        proptest::prop_assert_eq!(fast, x.add_by_digits(&y));
+                    }
+                }
+            }
         }
     }
 }

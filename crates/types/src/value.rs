@@ -199,7 +199,7 @@ fn number_size(n: &Number) -> usize {
     if n.is_zero() {
         return 1;
     }
-    let digits = n.digits().len();
+    let digits = n.digit_count();
     // A leading odd digit when the decimal point falls mid-pair costs one more byte.
     let odd_alignment = (n.exponent().rem_euclid(2) == 1) as usize;
     (digits + odd_alignment).div_ceil(2) + 1
