@@ -213,7 +213,7 @@ impl Number {
         if mantissa == 0 {
             return Ok(Number::ZERO);
         }
-        while mantissa % 10 == 0 {
+        while mantissa.is_multiple_of(10) {
             mantissa /= 10;
             exponent += 1;
         }
