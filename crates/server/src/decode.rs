@@ -43,19 +43,27 @@ pub(crate) fn check_encoding(body: &[u8]) -> Result<(), ServerError> {
 /// True when brackets and braces outside string literals nest deeper than `max`. The scan
 /// is iterative, so hostile input cannot exhaust the stack.
 fn nesting_exceeds(json: &[u8], max: usize) -> bool {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for &b in json {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(&b) = json.get(i) {
         match b {
-            b'"' => in_string = true,
+            b'"' => {
+                // Jump over the string literal: to the next quote not escaped by a backslash.
+                // An unterminated string holds the rest of the body.
+                i += 1;
+                loop {
+                    let Some(offset) =
+                        json.get(i..).and_then(|rest| rest.iter().position(|&c| c == b'"' || c == b'\\'))
+                    else {
+                        return false;
+                    };
+                    i += offset;
+                    if json[i] == b'"' {
+                        break;
+                    }
+                    i += 2;
+                }
+            }
             b'[' | b'{' => {
                 depth += 1;
                 if depth > max {
@@ -65,6 +73,7 @@ fn nesting_exceeds(json: &[u8], max: usize) -> bool {
             b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        i += 1;
     }
     false
 }
@@ -200,6 +209,10 @@ mod tests {
         // Brackets inside strings, escaped quotes included, do not count.
         let quoted = format!("{{\"a\": \"\\\"{}\"}}", "[".repeat(1000));
         assert!(check_json(quoted.as_bytes()).is_ok(), "{quoted}");
+        // A backslash escapes exactly one character, a doubled one included.
+        assert!(!nesting_exceeds(br#"{"a": "\\\\", "b": "[[["}"#, 2));
+        assert!(nesting_exceeds(br#"{"a": "\\\\"}[[["#, 2));
+        assert!(!nesting_exceeds(br#"{"a": "[[[\\"#, 2));
     }
 
     #[test]
