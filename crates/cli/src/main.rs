@@ -4,6 +4,8 @@ use clap::{Parser, Subcommand};
 
 /// mimalloc instead of glibc malloc: the engine allocates and frees many small items and
 /// attribute strings per request, which glibc's arenas fragment under multi-threaded load.
+/// Built with `no_thp`: with transparent huge pages on, mimalloc's arenas fault in 2 MiB pages
+/// and an idle server sat at 13-14 MiB resident instead of 7.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
