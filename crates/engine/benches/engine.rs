@@ -2,6 +2,12 @@
 //! each on monotable's engine and on dynoxide's embedded SQLite-backed engine, measured in the
 //! same run on the same machine. Requests are built once and cloned per iteration for both.
 
+/// With `--features bench-mimalloc`, both engines run on mimalloc (as `monotable serve` does);
+/// without it, on the system allocator (as most test binaries do).
+#[cfg(feature = "bench-mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};

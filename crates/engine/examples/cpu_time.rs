@@ -5,6 +5,12 @@
 //!
 //! Run: `cargo run --release -p monotable-engine --example cpu_time`
 
+/// With `--features bench-mimalloc`, both engines run on mimalloc (as `monotable serve` does);
+/// without it, on the system allocator (as most test binaries do).
+#[cfg(feature = "bench-mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
