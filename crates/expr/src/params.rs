@@ -6,7 +6,7 @@
 //! validation on the AST (reporting the error DynamoDB would report first), and only then
 //! resolves it, marking the placeholders it used.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use monotable_types::AttributeValue;
 
@@ -20,8 +20,17 @@ use crate::resolved::{Path, PathElement};
 pub struct Params<'a> {
     names: Option<&'a HashMap<String, String>>,
     values: Option<&'a HashMap<String, AttributeValue>>,
-    used_names: BTreeSet<String>,
-    used_values: BTreeSet<String>,
+    /// The keys of `names` and `values` that an expression used, each once. Borrowed from the
+    /// maps (no copies); a request has few placeholders, so a vector's linear search wins.
+    used_names: Vec<&'a str>,
+    used_values: Vec<&'a str>,
+}
+
+/// Notes `key` as used.
+fn mark<'a>(used: &mut Vec<&'a str>, key: &'a str) {
+    if !used.contains(&key) {
+        used.push(key);
+    }
 }
 
 impl<'a> Params<'a> {
@@ -30,7 +39,7 @@ impl<'a> Params<'a> {
         names: Option<&'a HashMap<String, String>>,
         values: Option<&'a HashMap<String, AttributeValue>>,
     ) -> Self {
-        Params { names, values, used_names: BTreeSet::new(), used_values: BTreeSet::new() }
+        Params { names, values, used_names: Vec::new(), used_values: Vec::new() }
     }
 
     /// The attribute name a `#placeholder` stands for, without marking it used.
@@ -72,9 +81,12 @@ impl<'a> Params<'a> {
             out.push(match e {
                 ast::PathElement::Name(n) => PathElement::Attribute(n.clone()),
                 ast::PathElement::Placeholder(p) => {
-                    let name = self.lookup_name(p).ok_or_else(|| Params::undefined_name(kind, p))?;
-                    self.used_names.insert(p.clone());
-                    PathElement::Attribute(name.to_owned())
+                    let (key, name) = self
+                        .names
+                        .and_then(|m| m.get_key_value(p.as_str()))
+                        .ok_or_else(|| Params::undefined_name(kind, p))?;
+                    mark(&mut self.used_names, key);
+                    PathElement::Attribute(name.clone())
                 }
                 ast::PathElement::Index(i) => PathElement::Index(*i),
             });
@@ -103,17 +115,26 @@ impl<'a> Params<'a> {
         placeholder: &str,
         kind: ExpressionKind,
     ) -> Result<AttributeValue, ExprError> {
-        let v = self.lookup_value(placeholder).ok_or_else(|| Params::undefined_value(kind, placeholder))?;
-        self.used_values.insert(placeholder.to_owned());
+        let (key, v) = self
+            .values
+            .and_then(|m| m.get_key_value(placeholder))
+            .ok_or_else(|| Params::undefined_value(kind, placeholder))?;
+        mark(&mut self.used_values, key);
         Ok(v.clone())
     }
 
     /// Reports placeholders that no expression used: unused names first, then unused values,
     /// as DynamoDB does, listing the keys in the order DynamoDB does (see `java_set_order`).
     pub fn finish(self) -> Result<(), ExprError> {
+        // Every key was used exactly when as many distinct keys were used as the map holds.
+        if self.names.is_none_or(|m| m.len() == self.used_names.len())
+            && self.values.is_none_or(|m| m.len() == self.used_values.len())
+        {
+            return Ok(());
+        }
         if let Some(names) = self.names {
             let unused: Vec<&str> =
-                names.keys().filter(|k| !self.used_names.contains(*k)).map(String::as_str).collect();
+                names.keys().map(String::as_str).filter(|k| !self.used_names.contains(k)).collect();
             if !unused.is_empty() {
                 let unused = java_set_order(unused, names.len());
                 return Err(ExprError::new(
@@ -127,7 +148,7 @@ impl<'a> Params<'a> {
         }
         if let Some(values) = self.values {
             let unused: Vec<&str> =
-                values.keys().filter(|k| !self.used_values.contains(*k)).map(String::as_str).collect();
+                values.keys().map(String::as_str).filter(|k| !self.used_values.contains(k)).collect();
             if !unused.is_empty() {
                 let unused = java_set_order(unused, values.len());
                 return Err(ExprError::new(

@@ -32,6 +32,17 @@ pub(super) fn check_placeholders(
             !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         })
     };
+    // Fast path: well-formed, non-empty maps of scalar values pass every check below; only
+    // when one may fail are the keys sorted to find the first failure in DynamoDB's order.
+    let scalar = |v: &monotable_types::AttributeValue| {
+        use monotable_types::AttributeValue as V;
+        matches!(v, V::S(_) | V::N(_) | V::B(_) | V::Bool(_) | V::Null)
+    };
+    if names.is_none_or(|m| !m.is_empty() && m.keys().all(|k| syntax(k, '#')))
+        && values.is_none_or(|m| !m.is_empty() && m.iter().all(|(k, v)| syntax(k, ':') && scalar(v)))
+    {
+        return Ok(());
+    }
     if let Some(names) = names {
         if names.is_empty() {
             return Err(Error::validation("ExpressionAttributeNames must not be empty"));

@@ -24,10 +24,15 @@ pub(crate) fn check_mixing(
     names: bool,
     values: bool,
 ) -> Result<(), Error> {
-    // The common case, a request with neither legacy parameters nor placeholder maps, needs
-    // no further look.
-    if !names && !values && legacy.iter().all(|(_, p)| !*p) {
-        return Ok(());
+    // The common case, a request without legacy parameters, only needs its placeholder maps
+    // to have an expression to serve; the messages below are built only on failure.
+    if legacy.iter().all(|(_, p)| !*p) {
+        let no_expression = expressions.iter().all(|(_, p)| !*p);
+        let no_value_expression = expressions.iter().all(|(n, p)| !*p || *n == "ProjectionExpression");
+        let has_value_slot = expressions.iter().any(|(n, _)| *n != "ProjectionExpression");
+        if !(names && no_expression) && !(values && has_value_slot && no_value_expression) {
+            return Ok(());
+        }
     }
     let l: Vec<&str> = legacy.iter().filter(|(_, p)| *p).map(|(n, _)| *n).collect();
     let e: Vec<&str> = expressions.iter().filter(|(_, p)| *p).map(|(n, _)| *n).collect();
