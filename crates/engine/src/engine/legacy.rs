@@ -30,7 +30,9 @@ pub(crate) fn check_mixing(
         let no_expression = expressions.iter().all(|(_, p)| !*p);
         let no_value_expression = expressions.iter().all(|(n, p)| !*p || *n == "ProjectionExpression");
         let has_value_slot = expressions.iter().any(|(n, _)| *n != "ProjectionExpression");
-        if !(names && no_expression) && !(values && has_value_slot && no_value_expression) {
+        let names_without_expression = names && no_expression;
+        let values_without_expression = values && has_value_slot && no_value_expression;
+        if !names_without_expression && !values_without_expression {
             return Ok(());
         }
     }
