@@ -3,7 +3,7 @@
 # same workloads, with the same client (`monotable bench`) and the same machine.
 #
 #   bench/peers.sh [--duration 5s] [--warmup 1s] [--workloads "get put update query mixed transact"]
-#                  [--peers "monotable monotable-disk dynoxide dynalite moto"]
+#                  [--peers "monotable monotable-disk dynoxide dynoxide-disk dynalite moto"]
 #                  [--items 10000] [--item-size 256] [--concurrency 32] [--rounds 1]
 #
 # For each peer it measures start-up (spawn to first successful ListTables) and idle resident
@@ -18,7 +18,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CACHE="$ROOT/bench/.cache"
 DURATION=5s WARMUP=1s WORKLOADS="get put update query mixed transact" ITEMS=10000 ITEM_SIZE=256 CONCURRENCY=32 ROUNDS=1
-PEERS="monotable monotable-disk dynoxide dynalite moto"
+PEERS="monotable monotable-disk dynoxide dynoxide-disk dynalite moto"
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
@@ -94,6 +94,10 @@ command_of() {
     monotable) echo "$MONOTABLE serve --host 127.0.0.1 --port $port" ;;
     monotable-disk) echo "$MONOTABLE serve --host 127.0.0.1 --port $port --data-dir $DATA_DIR/monotable-$RANDOM" ;;
     dynoxide) if [ -x "$CACHE/cargo/bin/dynoxide" ]; then echo "$CACHE/cargo/bin/dynoxide --host 127.0.0.1 --port $port"; fi ;;
+    # dynoxide on a SQLite file, the on-disk counterpart of monotable-disk.
+    dynoxide-disk) if [ -x "$CACHE/cargo/bin/dynoxide" ]; then
+        echo "$CACHE/cargo/bin/dynoxide --host 127.0.0.1 --port $port --db-path $DATA_DIR/dynoxide-$RANDOM.db"
+      fi ;;
     dynalite) if [ -f "$CACHE/npm/node_modules/dynalite/cli.js" ]; then
         echo "node $CACHE/npm/node_modules/dynalite/cli.js --host 127.0.0.1 --port $port --createTableMs 0 --deleteTableMs 0 --updateTableMs 0"
       fi ;;

@@ -44,7 +44,7 @@ def main(results):
             runs.setdefault((workload, peer), []).append((rnd, None))
         elif ext == "json":
             runs.setdefault((workload, peer), []).append((rnd, load_json(os.path.join(results, name))))
-    preferred = ["monotable", "monotable-disk", "dynoxide", "dynalite", "moto"]
+    preferred = ["monotable", "monotable-disk", "dynoxide", "dynoxide-disk", "dynalite", "moto"]
     order_p.sort(key=lambda p: preferred.index(p) if p in preferred else len(preferred))
 
     def pick(workload, peer):
@@ -61,9 +61,9 @@ def main(results):
         out.append(open(machine).read().strip())
         out.append("```")
         out.append("")
-    def paired(workload, peer):
-        """Median and range of monotable/peer over the rounds in which both ran."""
-        mono = {rnd: r for rnd, r in runs.get((workload, "monotable"), []) if r}
+    def paired(workload, peer, ours="monotable"):
+        """Median and range of ours/peer over the rounds in which both ran."""
+        mono = {rnd: r for rnd, r in runs.get((workload, ours), []) if r}
         ratios = sorted(
             mono[rnd]["throughput_per_sec"] / r["throughput_per_sec"]
             for rnd, r in runs.get((workload, peer), [])
@@ -99,6 +99,21 @@ def main(results):
                 f"{paired(w, p) if p != 'monotable' else ''} |"
             )
     out.append("")
+
+    # Data directory against data directory: monotable-disk / dynoxide-disk.
+    if "monotable-disk" in order_p and "dynoxide-disk" in order_p:
+        out.append("| workload | monotable-disk ok/s | dynoxide-disk ok/s | ratio | per-round ratio, median (range) |")
+        out.append("|---|---:|---:|---:|---:|")
+        for w in order_w:
+            m, d = pick(w, "monotable-disk"), pick(w, "dynoxide-disk")
+            if m is None or d is None or d["throughput_per_sec"] <= 0:
+                out.append(f"| {w} | {fmt(m and m['throughput_per_sec'])} | {fmt(d and d['throughput_per_sec'])} | – | |")
+                continue
+            out.append(
+                f"| {w} | {fmt(m['throughput_per_sec'])} | {fmt(d['throughput_per_sec'])} | "
+                f"{m['throughput_per_sec'] / d['throughput_per_sec']:.2f}× | {paired(w, 'dynoxide-disk', 'monotable-disk')} |"
+            )
+        out.append("")
 
     after = {}
     rss_path = os.path.join(results, "rss-after-load.txt")

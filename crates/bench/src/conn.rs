@@ -1,6 +1,8 @@
 //! One kept-alive HTTP/1.1 connection and the signing of each request sent on it.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
@@ -42,6 +44,46 @@ pub(crate) struct RequestSigner {
     last_second: u64,
     amz_date_header: HeaderValue,
     date_signer: Option<DateSigner>,
+    signatures: Arc<SignatureCache>,
+}
+
+/// `Authorization` values of the current second, shared by every connection of a run.
+///
+/// A SigV4 signature covers the target, the body (through its hash) and the `x-amz-date`
+/// second, nothing else that varies here; the same pre-built request sent again within the
+/// same second carries the same signature an SDK would compute, so it is computed once. The
+/// map is emptied when the second changes: at most one entry per distinct request.
+#[derive(Default)]
+pub(crate) struct SignatureCache {
+    inner: Mutex<(u64, ByTarget)>,
+}
+
+/// Signatures by target, then by body hash.
+type ByTarget = HashMap<&'static str, HashMap<Box<str>, HeaderValue>>;
+
+impl SignatureCache {
+    fn get_or_sign(
+        &self,
+        second: u64,
+        target: &'static str,
+        body_hash: &str,
+        sign: impl FnOnce() -> Result<HeaderValue, BenchError>,
+    ) -> Result<HeaderValue, BenchError> {
+        // A poisoned lock only means another task panicked mid-insert; the map is still sound.
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (at, map) = &mut *guard;
+        if *at != second {
+            *at = second;
+            map.clear();
+        }
+        let per_target = map.entry(target).or_default();
+        if let Some(value) = per_target.get(body_hash) {
+            return Ok(value.clone());
+        }
+        let value = sign()?;
+        per_target.insert(body_hash.into(), value.clone());
+        Ok(value)
+    }
 }
 
 /// The target header's name, parsed once.
@@ -66,7 +108,20 @@ impl RequestSigner {
             last_second: u64::MAX,
             amz_date_header: HeaderValue::from_static(""),
             date_signer: None,
+            signatures: Arc::new(SignatureCache::default()),
         })
+    }
+
+    /// A signer for another connection of the same run, sharing this one's signature cache.
+    pub(crate) fn sharing(&self) -> RequestSigner {
+        RequestSigner {
+            signer: self.signer.clone(),
+            host: self.host.clone(),
+            last_second: u64::MAX,
+            amz_date_header: HeaderValue::from_static(""),
+            date_signer: None,
+            signatures: Arc::clone(&self.signatures),
+        }
     }
 
     /// The signing state of the current wall-clock second, refreshed when the second changed.
@@ -90,9 +145,13 @@ impl RequestSigner {
         body: &Bytes,
         body_hash: &str,
     ) -> Result<Request<Full<Bytes>>, BenchError> {
-        let authorization = self.date_signer().authorization(target, body_hash);
-        let authorization = HeaderValue::from_maybe_shared(Bytes::from(authorization))
-            .map_err(|_| BenchError::InvalidConfig("credentials must be printable ASCII".into()))?;
+        self.date_signer();
+        let (second, signatures) = (self.last_second, Arc::clone(&self.signatures));
+        let authorization = signatures.get_or_sign(second, target, body_hash, || {
+            let text = self.date_signer().authorization(target, body_hash);
+            HeaderValue::from_maybe_shared(Bytes::from(text))
+                .map_err(|_| BenchError::InvalidConfig("credentials must be printable ASCII".into()))
+        })?;
         let mut request = Request::new(Full::new(body.clone()));
         *request.method_mut() = http::Method::POST;
         let headers = request.headers_mut();
@@ -193,6 +252,33 @@ mod tests {
         assert_eq!(error_kind(400, body), "ConditionalCheckFailedException");
         assert_eq!(error_kind(400, br#"{"__type":"ValidationException"}"#), "ValidationException");
         assert_eq!(error_kind(502, b"<html>bad gateway</html>"), "HTTP 502");
+    }
+
+    #[test]
+    fn a_cached_signature_is_the_one_signing_again_gives() {
+        let endpoint = Endpoint::parse("http://127.0.0.1:8000").unwrap();
+        let target = "DynamoDB_20120810.GetItem";
+        let (one, two) = (Bytes::from_static(b"{\"a\":1}"), Bytes::from_static(b"{\"a\":2}"));
+        let auth = |signer: &mut RequestSigner, body: &Bytes| {
+            let req = signer.request(target, body, &sigv4::payload_hash(body)).unwrap();
+            (req.headers()["x-amz-date"].clone(), req.headers()["authorization"].clone())
+        };
+        // Retried when the wall-clock second changes between the calls.
+        for _ in 0..5 {
+            let mut first = RequestSigner::new(&endpoint, &SigningConfig::default()).unwrap();
+            let mut shared = first.sharing();
+            let mut fresh = RequestSigner::new(&endpoint, &SigningConfig::default()).unwrap();
+            let a = auth(&mut first, &one);
+            let (b, c, d) = (auth(&mut shared, &one), auth(&mut fresh, &one), auth(&mut shared, &two));
+            if [&b.0, &c.0, &d.0].iter().any(|date| **date != a.0) {
+                continue;
+            }
+            assert_eq!(a.1, b.1, "the sharing signer reuses the signature");
+            assert_eq!(a.1, c.1, "a signer with its own cache computes the same one");
+            assert_ne!(a.1, d.1, "another body is signed anew");
+            return;
+        }
+        panic!("the clock second changed on every attempt");
     }
 
     #[test]

@@ -269,12 +269,11 @@ async fn run_async(config: &BenchConfig, endpoint: Endpoint) -> Result<Report, B
     };
     let ops = Arc::new(config.model.build_ops(config.workload, count, config.seed));
 
+    // One signature cache for all connections (see `SignatureCache`).
+    let first_signer = RequestSigner::new(&endpoint, &config.signing)?;
     let mut conns = Vec::with_capacity(config.concurrency);
     for _ in 0..config.concurrency {
-        conns.push((
-            Some(Conn::connect(endpoint.addr).await?),
-            RequestSigner::new(&endpoint, &config.signing)?,
-        ));
+        conns.push((Some(Conn::connect(endpoint.addr).await?), first_signer.sharing()));
     }
     if !config.warmup.is_zero() {
         conns = phase(conns, &endpoint, &ops, Stop::Duration(config.warmup)).await?.0;

@@ -20,6 +20,7 @@ pub(crate) const SIGNED_HEADERS: &str = "content-type;host;x-amz-date;x-amz-targ
 pub(crate) const CONTENT_TYPE: &str = "application/x-amz-json-1.0";
 
 /// Signs requests for one access key, region and host.
+#[derive(Clone)]
 pub(crate) struct Signer {
     access_key: String,
     secret_key: String,
