@@ -86,6 +86,21 @@ fn serve_stops_on_sigint() {
 }
 
 #[test]
+fn serve_runs_with_an_explicit_worker_count_and_refuses_zero() {
+    let served = start(&["--workers", "1"]);
+    assert!(get_root(&served.endpoint).starts_with("HTTP/1.1 200"));
+    signal_and_wait(served, "-TERM");
+    let output = Command::new(env!("CARGO_BIN_EXE_monotable"))
+        .args(["serve", "--port", "0", "--workers", "0"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("monotable runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--workers"), "{stderr}");
+}
+
+#[test]
 fn verify_mode_without_credentials_is_refused() {
     let output = Command::new(env!("CARGO_BIN_EXE_monotable"))
         .args(["serve", "--port", "0", "--auth", "verify"])
