@@ -1,7 +1,9 @@
 //! Sending a planned [`Request`] with the SDK, and mapping failures to [`Error`].
 //!
-//! Invariant: every request asks for consumed capacity and records it on the current
-//! `tracing` span (field `consumed_capacity`).
+//! Invariant: while the current `tracing` span is recorded by a subscriber, every request
+//! asks for consumed capacity and records it on that span (field `consumed_capacity`). With
+//! no subscriber listening, nobody would see the figure, so the request does not ask for it
+//! (it costs response bytes and parsing on every call).
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::types::{
@@ -23,6 +25,11 @@ pub(crate) struct Response {
     pub unprocessed_keys: Vec<Item>,
     pub unprocessed_puts: Vec<Item>,
     pub unprocessed_deletes: Vec<Item>,
+}
+
+/// `ReturnConsumedCapacity` for the next request: `TOTAL` when the current span is recorded.
+fn capacity() -> Option<ReturnConsumedCapacity> {
+    (!tracing::Span::current().is_disabled()).then_some(ReturnConsumedCapacity::Total)
 }
 
 fn record(cc: Option<&ConsumedCapacity>) {
@@ -80,13 +87,13 @@ macro_rules! paged {
             .set_expression_attribute_values(non_empty(ph.values))
             .set_limit($limit)
             .set_exclusive_start_key($start)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_return_consumed_capacity(capacity())
     }};
 }
 
 /// Sends `req`, moving its parts into the SDK's input (no copies of items or placeholders).
 pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) -> Result<Response, Error> {
-    let total = ReturnConsumedCapacity::Total;
+    let total = capacity();
     match req {
         Request::GetItem { table, key, projection, ph, consistent } => {
             let out = client
@@ -96,7 +103,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) ->
                 .set_projection_expression(projection)
                 .set_expression_attribute_names(non_empty(ph.names))
                 .consistent_read(consistent)
-                .return_consumed_capacity(total)
+                .set_return_consumed_capacity(total.clone())
                 .send()
                 .await
                 .map_err(|e| backend("GetItem", e))?;
@@ -105,7 +112,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) ->
         }
         Request::PutItem { table, item, condition, ph } => {
             let out = conditional!(client.put_item().set_item(Some(item)), table, condition, ph)
-                .return_consumed_capacity(total)
+                .set_return_consumed_capacity(total.clone())
                 .send()
                 .await
                 .map_err(|e| cond_or_backend("PutItem", entity, e))?;
@@ -116,7 +123,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) ->
             let out = conditional!(client.update_item().set_key(Some(key)), table, condition, ph)
                 .update_expression(update)
                 .return_values(ReturnValue::AllNew)
-                .return_consumed_capacity(total)
+                .set_return_consumed_capacity(total.clone())
                 .send()
                 .await
                 .map_err(|e| cond_or_backend("UpdateItem", entity, e))?;
@@ -126,7 +133,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) ->
         Request::DeleteItem { table, key, condition, ph } => {
             let out = conditional!(client.delete_item().set_key(Some(key)), table, condition, ph)
                 .return_values(ReturnValue::AllOld)
-                .return_consumed_capacity(total)
+                .set_return_consumed_capacity(total.clone())
                 .send()
                 .await
                 .map_err(|e| cond_or_backend("DeleteItem", entity, e))?;
@@ -172,7 +179,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) ->
                 .transact_write_items()
                 .set_transact_items(Some(items))
                 .set_client_request_token(token)
-                .return_consumed_capacity(total)
+                .set_return_consumed_capacity(total.clone())
                 .send()
                 .await;
             match out {
@@ -196,7 +203,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) ->
             let out = client
                 .batch_get_item()
                 .request_items(&table, ka)
-                .return_consumed_capacity(total)
+                .set_return_consumed_capacity(total.clone())
                 .send()
                 .await
                 .map_err(|e| backend("BatchGetItem", e))?;
@@ -219,7 +226,7 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) ->
             let out = client
                 .batch_write_item()
                 .request_items(&table, reqs)
-                .return_consumed_capacity(total)
+                .set_return_consumed_capacity(total.clone())
                 .send()
                 .await
                 .map_err(|e| backend("BatchWriteItem", e))?;
