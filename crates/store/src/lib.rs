@@ -9,11 +9,13 @@
 //!
 //! Module map: `options` (sync policy, cache), `store` (the `Storage` impl, directory layout),
 //! `keyspace` (reads), `codec` (value framing), `verify` (journal check before recovery),
-//! `group` (group commit), `ttl`, `transfer`.
+//! `group` (group commit), `journal_sync` (its device flush, outside fjall's journal lock),
+//! `ttl`, `transfer`.
 
 mod codec;
 mod error;
 mod group;
+mod journal_sync;
 mod keyspace;
 mod options;
 mod store;

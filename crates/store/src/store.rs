@@ -25,6 +25,7 @@ use parking_lot::Mutex;
 use crate::codec::{encode_item, frame, unframe};
 use crate::error::{storage_err, StoreError};
 use crate::group::GroupSync;
+use crate::journal_sync::JournalSync;
 use crate::keyspace::FjallKeyspace;
 use crate::options::{StoreOptions, SyncPolicy};
 use crate::verify::{self, JournalCheck};
@@ -65,6 +66,7 @@ pub struct FjallStore {
     memtable: u64,
     sync: SyncPolicy,
     group: GroupSync,
+    journal: JournalSync,
     report: RecoveryReport,
 }
 
@@ -109,6 +111,7 @@ pub fn open_with(dir: impl AsRef<Path>, options: StoreOptions) -> Result<Arc<Fja
         memtable,
         sync: options.sync,
         group: GroupSync::new(max_delay),
+        journal: JournalSync::new(db_dir.clone()),
         report: RecoveryReport { journals, torn_tail_bytes, ..RecoveryReport::default() },
     };
     store.report.orphans_removed = store.remove_orphans()?;
@@ -367,8 +370,7 @@ impl Storage for FjallStore {
         }
         out.commit().map_err(storage_err)?;
         if let SyncPolicy::GroupCommit { .. } = self.sync {
-            let flush =
-                || self.db.persist(PersistMode::SyncData).map_err(|e| crate::error::fjall_message(&e));
+            let flush = || self.journal.flush(&self.db);
             self.group.wait_durable(&flush).map_err(StorageError::Io)?;
         }
         Ok(())

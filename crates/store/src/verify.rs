@@ -90,7 +90,7 @@ pub(crate) fn check_and_repair(db_dir: &Path, repair: bool) -> Result<JournalChe
 }
 
 /// The journals (`<id>.jnl`) directly inside `db_dir`, with their ids.
-fn list_journals(db_dir: &Path) -> Result<Vec<(u64, PathBuf)>, StoreError> {
+pub(crate) fn list_journals(db_dir: &Path) -> Result<Vec<(u64, PathBuf)>, StoreError> {
     let entries = match std::fs::read_dir(db_dir) {
         Ok(e) => e,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
