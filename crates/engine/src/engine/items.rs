@@ -341,6 +341,26 @@ struct OldImageOutput {
     consumed_capacity: Option<ConsumedCapacity>,
 }
 
+impl From<OldImageOutput> for PutItemOutput {
+    fn from(o: OldImageOutput) -> PutItemOutput {
+        PutItemOutput {
+            item_collection_metrics: o.item_collection_metrics,
+            attributes: o.attributes,
+            consumed_capacity: o.consumed_capacity,
+        }
+    }
+}
+
+impl From<OldImageOutput> for DeleteItemOutput {
+    fn from(o: OldImageOutput) -> DeleteItemOutput {
+        DeleteItemOutput {
+            item_collection_metrics: o.item_collection_metrics,
+            attributes: o.attributes,
+            consumed_capacity: o.consumed_capacity,
+        }
+    }
+}
+
 /// Runs `write` and builds the members PutItem and DeleteItem share: collection metrics,
 /// `ALL_OLD` attributes and consumed capacity.
 fn old_image_output(
@@ -411,18 +431,14 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
         condition,
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
-    let out = old_image_output(
+    old_image_output(
         inner,
         &write,
         input.return_values.as_deref(),
         input.return_consumed_capacity.as_deref(),
         input.return_item_collection_metrics.as_deref(),
-    )?;
-    Ok(PutItemOutput {
-        item_collection_metrics: out.item_collection_metrics,
-        attributes: out.attributes,
-        consumed_capacity: out.consumed_capacity,
-    })
+    )
+    .map(PutItemOutput::from)
 }
 
 pub(super) fn delete_item(inner: &Inner, mut input: DeleteItemInput) -> Result<DeleteItemOutput, Error> {
@@ -463,18 +479,14 @@ pub(super) fn delete_item(inner: &Inner, mut input: DeleteItemInput) -> Result<D
         condition,
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
-    let out = old_image_output(
+    old_image_output(
         inner,
         &write,
         input.return_values.as_deref(),
         input.return_consumed_capacity.as_deref(),
         input.return_item_collection_metrics.as_deref(),
-    )?;
-    Ok(DeleteItemOutput {
-        item_collection_metrics: out.item_collection_metrics,
-        attributes: out.attributes,
-        consumed_capacity: out.consumed_capacity,
-    })
+    )
+    .map(DeleteItemOutput::from)
 }
 
 pub(super) fn update_item(inner: &Inner, mut input: UpdateItemInput) -> Result<UpdateItemOutput, Error> {
