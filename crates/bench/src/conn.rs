@@ -145,10 +145,12 @@ impl RequestSigner {
         body: &Bytes,
         body_hash: &str,
     ) -> Result<Request<Full<Bytes>>, BenchError> {
+        // Refresh once: the cache key, the signature and the x-amz-date header below must all
+        // belong to the same second, even when the clock ticks over during this call.
         self.date_signer();
-        let (second, signatures) = (self.last_second, Arc::clone(&self.signatures));
-        let authorization = signatures.get_or_sign(second, target, body_hash, || {
-            let text = self.date_signer().authorization(target, body_hash);
+        let Self { signatures, date_signer, last_second, .. } = &*self;
+        let authorization = signatures.get_or_sign(*last_second, target, body_hash, || {
+            let text = date_signer.as_ref().map(|d| d.authorization(target, body_hash)).unwrap_or_default();
             HeaderValue::from_maybe_shared(Bytes::from(text))
                 .map_err(|_| BenchError::InvalidConfig("credentials must be printable ASCII".into()))
         })?;
