@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 
 use crate::entity::Item;
 use crate::error::{CursorError, Error};
-use crate::request::{item_from_json, item_json};
+use crate::request::{item_from_json, ItemJson};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -39,19 +39,31 @@ impl std::fmt::Debug for CursorKey {
 
 /// What a cursor is bound to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Binding {
-    pub tenant: String,
-    pub target: String,
+pub(crate) struct Binding<'a> {
+    pub tenant: &'a str,
+    pub target: &'a str,
     pub fingerprint: String,
 }
 
-#[derive(Serialize, Deserialize)]
+/// A cursor's payload as it is read back.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 struct Payload {
     /// Last evaluated key, DynamoDB JSON.
     k: serde_json::Value,
     t: String,
     g: String,
     q: String,
+    e: u64,
+}
+
+/// The same payload as it is written: borrowed, the key written straight to text.
+#[derive(Serialize)]
+struct PayloadOut<'a> {
+    k: ItemJson<'a>,
+    t: &'a str,
+    g: &'a str,
+    q: &'a str,
     e: u64,
 }
 
@@ -79,18 +91,24 @@ impl CursorKey {
     }
 
     pub(crate) fn seal(&self, last_key: &Item, binding: &Binding) -> String {
-        let payload = Payload {
-            k: item_json(last_key),
-            t: binding.tenant.clone(),
-            g: binding.target.clone(),
-            q: binding.fingerprint.clone(),
+        let payload = PayloadOut {
+            k: ItemJson(last_key),
+            t: binding.tenant,
+            g: binding.target,
+            q: &binding.fingerprint,
             e: now_ms().saturating_add(self.ttl.as_millis() as u64),
         };
-        let body = serde_json::to_vec(&payload).unwrap_or_default();
+        let mut body = Vec::with_capacity(256);
+        // Writing to a `Vec` cannot fail, and every map key here is a string.
+        let _ = serde_json::to_writer(&mut body, &payload);
         let mut mac = self.mac();
         mac.update(&body);
         let tag = mac.finalize().into_bytes();
-        format!("{}.{}", URL_SAFE_NO_PAD.encode(&body), URL_SAFE_NO_PAD.encode(tag))
+        let mut out = String::with_capacity((body.len() + tag.len()) * 4 / 3 + 4);
+        URL_SAFE_NO_PAD.encode_string(&body, &mut out);
+        out.push('.');
+        URL_SAFE_NO_PAD.encode_string(tag, &mut out);
+        out
     }
 
     pub(crate) fn open(&self, cursor: &str, binding: &Binding) -> Result<Item, Error> {
@@ -121,10 +139,26 @@ impl CursorKey {
     }
 }
 
-/// A stable fingerprint of a query's shape (everything but start key and limit).
-pub(crate) fn fingerprint(parts: &serde_json::Value) -> String {
-    let digest = Sha256::digest(parts.to_string().as_bytes());
-    URL_SAFE_NO_PAD.encode(&digest[..16])
+/// A stable fingerprint of a query's shape (everything but start key and limit): the first
+/// 16 bytes of the SHA-256 of `parts` in compact JSON, written straight into the hash.
+pub(crate) fn fingerprint(parts: &impl Serialize) -> String {
+    let mut hash = HashWriter(Sha256::new());
+    // The writer never fails, and every map key in a request's parts is a string.
+    let _ = serde_json::to_writer(&mut hash, parts);
+    URL_SAFE_NO_PAD.encode(&hash.0.finalize()[..16])
+}
+
+/// Feeds written bytes into a hash.
+struct HashWriter(Sha256);
+
+impl std::io::Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn now_ms() -> u64 {
@@ -139,8 +173,8 @@ mod tests {
     fn key() -> CursorKey {
         CursorKey::new([7u8; 32]).unwrap()
     }
-    fn binding() -> Binding {
-        Binding { tenant: "org-1".into(), target: "Record/table".into(), fingerprint: "fp".into() }
+    fn binding() -> Binding<'static> {
+        Binding { tenant: "org-1", target: "Record/table", fingerprint: "fp".into() }
     }
     fn last() -> Item {
         Item::from([("pk".to_string(), AttributeValue::S("ORG#org-1".into()))])
@@ -183,10 +217,10 @@ mod tests {
     fn s10_cross_tenant_target_and_query_cursors_are_refused() {
         let c = key().seal(&last(), &binding());
         let mut b = binding();
-        b.tenant = "org-2".into();
+        b.tenant = "org-2";
         assert!(matches!(key().open(&c, &b), Err(Error::InvalidCursor(CursorError::WrongTenant))));
         let mut b = binding();
-        b.target = "Record/gsi1".into();
+        b.target = "Record/gsi1";
         assert!(matches!(key().open(&c, &b), Err(Error::InvalidCursor(CursorError::WrongTarget))));
         let mut b = binding();
         b.fingerprint = "other".into();
@@ -199,6 +233,27 @@ mod tests {
         let c = k.seal(&last(), &binding());
         std::thread::sleep(Duration::from_millis(5));
         assert!(matches!(k.open(&c, &binding()), Err(Error::InvalidCursor(CursorError::Expired))));
+    }
+
+    #[test]
+    fn s10_cursor_body_and_fingerprint_keep_their_wire_form() {
+        // The payload and the fingerprint are written without building JSON values; the text
+        // must stay what it was, so that cursors issued before keep opening.
+        let c = key().seal(&last(), &binding());
+        let body = URL_SAFE_NO_PAD.decode(c.split_once('.').unwrap().0).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let old = Payload {
+            k: crate::request::item_json(&last()),
+            t: "org-1".into(),
+            g: "Record/table".into(),
+            q: "fp".into(),
+            e: v["e"].as_u64().unwrap(),
+        };
+        assert_eq!(body, serde_json::to_vec(&old).unwrap());
+        let parts = (Some("gsi1"), "#n0 = :v0", None::<String>, vec![("#n0", "pk")], true);
+        let old = serde_json::json!([Some("gsi1"), "#n0 = :v0", None::<String>, [["#n0", "pk"]], true]);
+        let expected = URL_SAFE_NO_PAD.encode(&Sha256::digest(old.to_string().as_bytes())[..16]);
+        assert_eq!(fingerprint(&parts), expected);
     }
 
     #[test]

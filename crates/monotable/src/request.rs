@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine as _;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Map, Value};
 
 use crate::entity::Item;
@@ -237,25 +238,60 @@ fn tx_json(table: &str, a: &TxAction) -> Value {
 
 /// An item in DynamoDB JSON (`{"pk": {"S": "..."}}`), keys sorted.
 pub fn item_json(item: &Item) -> Value {
-    let sorted: BTreeMap<&String, Value> = item.iter().map(|(k, v)| (k, av_json(v))).collect();
-    json!(sorted)
+    serde_json::to_value(ItemJson(item)).unwrap_or(Value::Null)
 }
 
 /// One attribute value in DynamoDB JSON.
 pub fn av_json(v: &AttributeValue) -> Value {
-    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
-    match v {
-        AttributeValue::S(s) => json!({ "S": s }),
-        AttributeValue::N(n) => json!({ "N": n }),
-        AttributeValue::B(b) => json!({ "B": b64(b.as_ref()) }),
-        AttributeValue::Bool(b) => json!({ "BOOL": b }),
-        AttributeValue::Null(_) => json!({ "NULL": true }),
-        AttributeValue::Ss(s) => json!({ "SS": s }),
-        AttributeValue::Ns(n) => json!({ "NS": n }),
-        AttributeValue::Bs(bs) => json!({ "BS": bs.iter().map(|b| b64(b.as_ref())).collect::<Vec<_>>() }),
-        AttributeValue::L(l) => json!({ "L": l.iter().map(av_json).collect::<Vec<_>>() }),
-        AttributeValue::M(m) => json!({ "M": item_json(m) }),
-        _ => json!({ "UNKNOWN": true }),
+    serde_json::to_value(AvJson(v)).unwrap_or(Value::Null)
+}
+
+/// Serializes an item as [`item_json`] renders it, without building a [`Value`] first (for
+/// cursors and fingerprints, which only need the text).
+pub(crate) struct ItemJson<'a>(pub &'a Item);
+
+impl Serialize for ItemJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut keys: Vec<&String> = self.0.keys().collect();
+        keys.sort_unstable();
+        let mut m = s.serialize_map(Some(keys.len()))?;
+        for k in keys {
+            m.serialize_entry(k, &AvJson(&self.0[k]))?;
+        }
+        m.end()
+    }
+}
+
+/// Serializes one attribute value as [`av_json`] renders it.
+pub(crate) struct AvJson<'a>(pub &'a AttributeValue);
+
+struct B64<'a>(&'a [u8]);
+
+impl Serialize for B64<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(self.0))
+    }
+}
+
+impl Serialize for AvJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(1))?;
+        match self.0 {
+            AttributeValue::S(v) => m.serialize_entry("S", v)?,
+            AttributeValue::N(n) => m.serialize_entry("N", n)?,
+            AttributeValue::B(b) => m.serialize_entry("B", &B64(b.as_ref()))?,
+            AttributeValue::Bool(b) => m.serialize_entry("BOOL", b)?,
+            AttributeValue::Null(_) => m.serialize_entry("NULL", &true)?,
+            AttributeValue::Ss(v) => m.serialize_entry("SS", v)?,
+            AttributeValue::Ns(v) => m.serialize_entry("NS", v)?,
+            AttributeValue::Bs(bs) => {
+                m.serialize_entry("BS", &bs.iter().map(|b| B64(b.as_ref())).collect::<Vec<_>>())?
+            }
+            AttributeValue::L(l) => m.serialize_entry("L", &l.iter().map(AvJson).collect::<Vec<_>>())?,
+            AttributeValue::M(inner) => m.serialize_entry("M", &ItemJson(inner))?,
+            _ => m.serialize_entry("UNKNOWN", &true)?,
+        }
+        m.end()
     }
 }
 
@@ -319,5 +355,30 @@ mod tests {
             ("n".to_string(), AttributeValue::N("12".into())),
         ]);
         assert_eq!(item_from_json(&item_json(&key)), Some(key));
+    }
+
+    #[test]
+    fn item_json_renders_every_kind_of_value() {
+        use aws_sdk_dynamodb::primitives::Blob;
+        let inner = Item::from([("x".to_string(), AttributeValue::N("1".into()))]);
+        let item = Item::from([
+            ("s".to_string(), AttributeValue::S("a\"b".into())),
+            ("b".to_string(), AttributeValue::B(Blob::new(vec![1, 2]))),
+            ("t".to_string(), AttributeValue::Bool(true)),
+            ("z".to_string(), AttributeValue::Null(true)),
+            ("ss".to_string(), AttributeValue::Ss(vec!["p".into(), "q".into()])),
+            ("ns".to_string(), AttributeValue::Ns(vec!["2".into()])),
+            ("bs".to_string(), AttributeValue::Bs(vec![Blob::new(vec![3])])),
+            ("l".to_string(), AttributeValue::L(vec![AttributeValue::S("e".into())])),
+            ("m".to_string(), AttributeValue::M(inner)),
+        ]);
+        let expected = json!({
+            "s": {"S": "a\"b"}, "b": {"B": "AQI="}, "t": {"BOOL": true}, "z": {"NULL": true},
+            "ss": {"SS": ["p", "q"]}, "ns": {"NS": ["2"]}, "bs": {"BS": ["Aw=="]},
+            "l": {"L": [{"S": "e"}]}, "m": {"M": {"x": {"N": "1"}}}
+        });
+        assert_eq!(item_json(&item), expected);
+        // The text written without a `Value` is the text of the `Value`: keys sorted.
+        assert_eq!(serde_json::to_string(&ItemJson(&item)).unwrap(), expected.to_string());
     }
 }
