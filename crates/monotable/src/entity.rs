@@ -146,11 +146,16 @@ impl<T, V> Copy for Field<T, V> {}
 /// Decodes an item into `T`, dropping the library's own attributes first is not needed: serde
 /// ignores unknown attributes unless the type denies them.
 pub(crate) fn decode_item<T: DeserializeOwned>(item: Item) -> Result<T, Error> {
-    serde_dynamo::from_item(item).map_err(|e| Error::Backend {
-        operation: "decode",
-        code: None,
-        message: format!("stored item does not decode: {e}"),
-    })
+    serde_dynamo::from_item(item).map_err(undecodable)
+}
+
+/// Decodes the items of one response into `T`s, as [`decode_item`] does one by one.
+pub(crate) fn decode_items<T: DeserializeOwned>(items: Vec<Item>) -> Result<Vec<T>, Error> {
+    serde_dynamo::from_items(items).map_err(undecodable)
+}
+
+fn undecodable(e: serde_dynamo::Error) -> Error {
+    Error::Backend { operation: "decode", code: None, message: format!("stored item does not decode: {e}") }
 }
 
 /// Encodes `T` into an item.

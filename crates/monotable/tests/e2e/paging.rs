@@ -146,3 +146,35 @@ proptest! {
         });
     }
 }
+
+#[tokio::test]
+async fn a_stored_item_that_does_not_decode_fails_the_page_as_get_does() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let table = table().await;
+    let repo = table.repo::<Event>(&caller("a", &["o"], &[]).org("o").unwrap()).unwrap();
+    events(&repo, "o", &[1, 2]).await;
+    let s = |v: &str| AttributeValue::S(v.into());
+    // Written around the library: `n` is not a number.
+    table
+        .client()
+        .put_item()
+        .table_name(table.name())
+        .item("pk", s("ORG#o"))
+        .item("sk", s("EVENT#2024-01-01#e000x"))
+        .item("entityType", s("Event"))
+        .item("org_id", s("o"))
+        .item("day", s("2024-01-01"))
+        .item("id", s("e000x"))
+        .item("n", s("many"))
+        .send()
+        .await
+        .unwrap();
+    let got = repo.get(&EventKey { day: "2024-01-01".into(), id: "e000x".into() }).await;
+    let Err(Error::Backend { operation: "decode", message: get_message, .. }) = got else {
+        panic!("get: {got:?}")
+    };
+    let page = repo.query(Query::table().limit(10)).await;
+    let Err(Error::Backend { operation: "decode", message, .. }) = page else { panic!("query: {page:?}") };
+    assert_eq!(message, get_message);
+    assert!(message.starts_with("stored item does not decode: "), "{message}");
+}
