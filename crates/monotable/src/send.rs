@@ -147,7 +147,8 @@ pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) ->
                 .key_condition_expression(key_condition)
                 .set_projection_expression(projection)
                 .set_select(select)
-                .scan_index_forward(forward)
+                // Ascending is the default; only a descending query says so (as the dry run renders).
+                .set_scan_index_forward((!forward).then_some(false))
                 .send()
                 .await
                 .map_err(|e| backend("Query", e))?;
