@@ -17,9 +17,7 @@ use monotable_types::{AttributeValue, Item, NumberError};
 
 use crate::error::{ErrorKind, ExprError};
 use crate::eval::lookup;
-use crate::resolved::{
-    ChangedAttributes, Path, PathElement, SetValue, UpdateAction, UpdateOperand, UpdatePlan,
-};
+use crate::resolved::{ChangedAttributes, PathElement, SetValue, UpdateAction, UpdateOperand, UpdatePlan};
 
 fn missing_attribute() -> ExprError {
     ExprError::new(
@@ -238,15 +236,6 @@ fn write_all(item: &mut Item, writes: Vec<Write<'_>>) -> Result<(), ExprError> {
     Ok(())
 }
 
-fn action_path(a: &UpdateAction) -> &Path {
-    match a {
-        UpdateAction::Set(p, _)
-        | UpdateAction::Remove(p)
-        | UpdateAction::Add(p, _)
-        | UpdateAction::Delete(p, _) => p,
-    }
-}
-
 /// The clause an action belongs to, for grouping: consecutive actions of one kind.
 fn same_clause(a: &UpdateAction, b: &UpdateAction) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
@@ -274,14 +263,14 @@ impl UpdatePlan {
     /// Every check, in DynamoDB's order, and the writes the update makes to `original`.
     fn writes(&self, original: &Item) -> Result<Vec<Write<'_>>, ExprError> {
         // 1. Parents of the wrong kind.
-        if self.actions.iter().any(|a| parent_state(original, action_path(a)) == Some(false)) {
+        if self.actions.iter().any(|a| parent_state(original, a.path()) == Some(false)) {
             return Err(invalid_path());
         }
         // 2. Types, in action order; values computed from the original item.
         let mut computed: Vec<Option<Result<AttributeValue, Deferred>>> =
             Vec::with_capacity(self.actions.len());
         for action in &self.actions {
-            let path = action_path(action);
+            let path = action.path();
             let current =
                 || if parent_state(original, path).is_some() { lookup(original, path) } else { None };
             computed.push(match action {
@@ -308,7 +297,7 @@ impl UpdatePlan {
                 start -= 1;
             }
             let clause = self.actions.get(start..end).unwrap_or_default();
-            if clause.iter().any(|a| parent_state(original, action_path(a)).is_none()) {
+            if clause.iter().any(|a| parent_state(original, a.path()).is_none()) {
                 return Err(invalid_path());
             }
             if computed
@@ -332,11 +321,11 @@ impl UpdatePlan {
             };
             // A DELETE of a missing attribute writes nothing; one that empties the set removes it.
             if let (UpdateAction::Delete(..), None) = (action, &value) {
-                if lookup(original, action_path(action)).is_none() {
+                if lookup(original, action.path()).is_none() {
                     continue;
                 }
             }
-            writes.push(Write { path: action_path(action), value });
+            writes.push(Write { path: action.path(), value });
         }
         Ok(writes)
     }
@@ -345,7 +334,7 @@ impl UpdatePlan {
     fn changed(&self) -> ChangedAttributes {
         let mut changed = ChangedAttributes::default();
         for action in &self.actions {
-            let p = action_path(action);
+            let p = action.path();
             if let Some(PathElement::Attribute(head)) = p.first() {
                 changed.names.insert(head.clone());
             }

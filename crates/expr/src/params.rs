@@ -26,6 +26,18 @@ pub struct Params<'a> {
     used_values: Vec<&'a str>,
 }
 
+/// Looks `key` up in a request's placeholder map. A request has a handful of placeholders,
+/// and comparing a few short strings costs far less than hashing one with the standard
+/// library's SipHash, so small maps are searched linearly; both ways find the same entry.
+fn find<'a, V>(map: &'a HashMap<String, V>, key: &str) -> Option<(&'a String, &'a V)> {
+    const LINEAR_UP_TO: usize = 8;
+    if map.len() <= LINEAR_UP_TO {
+        map.iter().find(|(k, _)| k.as_str() == key)
+    } else {
+        map.get_key_value(key)
+    }
+}
+
 /// Notes `key` as used.
 fn mark<'a>(used: &mut Vec<&'a str>, key: &'a str) {
     if !used.contains(&key) {
@@ -44,12 +56,12 @@ impl<'a> Params<'a> {
 
     /// The attribute name a `#placeholder` stands for, without marking it used.
     pub(crate) fn lookup_name(&self, placeholder: &str) -> Option<&'a str> {
-        self.names.and_then(|m| m.get(placeholder)).map(String::as_str)
+        self.names.and_then(|m| find(m, placeholder)).map(|(_, name)| name.as_str())
     }
 
     /// The value a `:placeholder` stands for, without marking it used.
     pub(crate) fn lookup_value(&self, placeholder: &str) -> Option<&'a AttributeValue> {
-        self.values.and_then(|m| m.get(placeholder))
+        self.values.and_then(|m| find(m, placeholder)).map(|(_, value)| value)
     }
 
     /// DynamoDB's error for an undefined `#name`.
@@ -81,10 +93,8 @@ impl<'a> Params<'a> {
             out.push(match e {
                 ast::PathElement::Name(n) => PathElement::Attribute(n.clone()),
                 ast::PathElement::Placeholder(p) => {
-                    let (key, name) = self
-                        .names
-                        .and_then(|m| m.get_key_value(p.as_str()))
-                        .ok_or_else(|| Params::undefined_name(kind, p))?;
+                    let (key, name) =
+                        self.names.and_then(|m| find(m, p)).ok_or_else(|| Params::undefined_name(kind, p))?;
                     mark(&mut self.used_names, key);
                     PathElement::Attribute(name.clone())
                 }
@@ -117,7 +127,7 @@ impl<'a> Params<'a> {
     ) -> Result<AttributeValue, ExprError> {
         let (key, v) = self
             .values
-            .and_then(|m| m.get_key_value(placeholder))
+            .and_then(|m| find(m, placeholder))
             .ok_or_else(|| Params::undefined_value(kind, placeholder))?;
         mark(&mut self.used_values, key);
         Ok(v.clone())

@@ -6,6 +6,7 @@
 use monotable_types::{AttributeType, AttributeValue};
 
 use crate::ast::{self, FunctionCall, Operand as AstOperand};
+use crate::cache::Cached;
 use crate::check::Check;
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
 use crate::messages::misused_function;
@@ -26,14 +27,15 @@ fn balanced(
     Some(join(Box::new(balanced(list, join)?), Box::new(balanced(right, join)?)))
 }
 
-/// Runs DynamoDB's two checking passes on a parsed condition.
+/// Runs DynamoDB's two checking passes on a parsed condition (the first only until it has
+/// passed on the cached tree once).
 pub(crate) fn check_condition(
     params: &Params<'_>,
-    c: &ast::Condition,
+    c: &Cached<ast::Condition>,
     kind: ExpressionKind,
 ) -> Result<(), ExprError> {
     let check = Check { params, kind };
-    check.condition1(c)?;
+    c.pass1(|c| check.condition1(c))?;
     check.condition2(c)
 }
 

@@ -6,6 +6,7 @@
 use monotable_types::{AttributeType, AttributeValue};
 
 use crate::ast::{self, Clause, Operand as AstOperand};
+use crate::cache::Cached;
 use crate::check::{Check, Place};
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
 use crate::messages::unknown_function;
@@ -37,68 +38,74 @@ struct Action<'u> {
     value: Option<&'u str>,
 }
 
-fn actions(update: &ast::Update) -> Vec<Action<'_>> {
-    let mut out = Vec::new();
-    for clause in &update.clauses {
-        match clause {
-            Clause::Set(list) => out.extend(list.iter().map(|a| Action {
-                keyword: "SET",
-                path: &a.path,
-                set: Some(&a.value),
-                value: None,
-            })),
-            Clause::Remove(list) => {
-                out.extend(list.iter().map(|p| Action { keyword: "REMOVE", path: p, set: None, value: None }))
-            }
-            Clause::Add(list) => out.extend(list.iter().map(|a| Action {
-                keyword: "ADD",
-                path: &a.path,
-                set: None,
-                value: Some(a.value.as_str()),
-            })),
-            Clause::Delete(list) => out.extend(list.iter().map(|a| Action {
-                keyword: "DELETE",
-                path: &a.path,
-                set: None,
-                value: Some(a.value.as_str()),
-            })),
-        }
+/// The number of actions in a clause.
+fn clause_len(clause: &Clause) -> usize {
+    match clause {
+        Clause::Set(list) => list.len(),
+        Clause::Remove(list) => list.len(),
+        Clause::Add(list) | Clause::Delete(list) => list.len(),
     }
-    out
 }
 
-fn set_operands(v: &ast::SetValue) -> Vec<&AstOperand> {
-    match v {
-        ast::SetValue::Operand(o) => vec![o],
-        ast::SetValue::Plus(a, b) | ast::SetValue::Minus(a, b) => vec![a, b],
-    }
+/// The `i`th action of a clause.
+fn clause_action(clause: &Clause, i: usize) -> Option<Action<'_>> {
+    Some(match clause {
+        Clause::Set(list) => {
+            let a = list.get(i)?;
+            Action { keyword: "SET", path: &a.path, set: Some(&a.value), value: None }
+        }
+        Clause::Remove(list) => Action { keyword: "REMOVE", path: list.get(i)?, set: None, value: None },
+        Clause::Add(list) | Clause::Delete(list) => {
+            let a = list.get(i)?;
+            Action {
+                keyword: clause_keyword(clause),
+                path: &a.path,
+                set: None,
+                value: Some(a.value.as_str()),
+            }
+        }
+    })
+}
+
+/// The actions of an update in written order (without collecting them: an update is checked
+/// on every request).
+fn actions(update: &ast::Update) -> impl DoubleEndedIterator<Item = Action<'_>> + Clone {
+    update.clauses.iter().flat_map(|c| (0..clause_len(c)).filter_map(move |i| clause_action(c, i)))
+}
+
+/// The operands of a `SET` value, in written order.
+fn set_operands(v: &ast::SetValue) -> impl Iterator<Item = &AstOperand> + Clone {
+    let operands = match v {
+        ast::SetValue::Operand(o) => [Some(o), None],
+        ast::SetValue::Plus(a, b) | ast::SetValue::Minus(a, b) => [Some(a), Some(b)],
+    };
+    operands.into_iter().flatten()
 }
 
 impl Check<'_, '_> {
-    /// The resolved paths, refused when two of them overlap or conflict. Paths with
-    /// undefined names have been refused before.
-    fn overlaps(&self, paths: &[&ast::Path]) -> Result<Vec<Path>, ExprError> {
-        let resolved: Vec<Path> = paths.iter().filter_map(|p| self.params.peek_path(p)).collect();
-        check_overlaps(&resolved, self.kind)?;
-        Ok(resolved)
+    /// Refuses paths that overlap or conflict. Paths with undefined names have been refused
+    /// before.
+    fn overlaps<'p>(&self, paths: impl Iterator<Item = &'p ast::Path>) -> Result<(), ExprError> {
+        let resolved: Vec<Path> = paths.filter_map(|p| self.params.peek_path(p)).collect();
+        check_overlaps(&resolved, self.kind)
     }
 
-    /// DynamoDB's order for updates: per clause keyword (in order of first appearance) pass 1
-    /// and the repeated-clause check; undefined names of the target paths; overlapping
-    /// paths; then, from the last action back to the first, undefined names anywhere, and
-    /// pass 2 with the `ADD`/`DELETE` operand types.
-    fn update(&self, update: &ast::Update) -> Result<Vec<Path>, ExprError> {
-        let actions = actions(update);
-        let mut keywords: Vec<&str> = Vec::new();
-        for a in &actions {
-            if !keywords.contains(&a.keyword) {
-                keywords.push(a.keyword);
+    /// Pass 1 and the repeated-clause check, per clause keyword in order of first
+    /// appearance. Reads nothing but the tree.
+    fn update_pass1(&self, update: &ast::Update) -> Result<(), ExprError> {
+        let mut keywords: [&str; 4] = [""; 4];
+        let mut seen = 0;
+        for c in update.clauses.iter().filter(|c| clause_len(c) > 0) {
+            let keyword = clause_keyword(c);
+            if !keywords[..seen].contains(&keyword) && seen < keywords.len() {
+                keywords[seen] = keyword;
+                seen += 1;
             }
         }
-        for keyword in keywords {
-            for a in actions.iter().filter(|a| a.keyword == keyword) {
+        for &keyword in &keywords[..seen] {
+            for a in actions(update).filter(|a| a.keyword == keyword) {
                 self.path1(a.path)?;
-                for o in a.set.map(set_operands).unwrap_or_default() {
+                for o in a.set.into_iter().flat_map(set_operands) {
                     self.operand1(o, Place::Operand)?;
                 }
             }
@@ -111,20 +118,33 @@ impl Check<'_, '_> {
                 ));
             }
         }
-        actions.iter().try_for_each(|a| self.path_names(a.path))?;
-        let targets: Vec<&ast::Path> = actions.iter().map(|a| a.path).collect();
-        let resolved = self.overlaps(&targets)?;
-        for a in actions.iter().rev() {
+        Ok(())
+    }
+
+    /// DynamoDB's order for updates: pass 1 and the repeated-clause check
+    /// ([`Check::update_pass1`], skipped once it has passed on the cached tree); undefined
+    /// names of the target paths; overlapping paths; then, from the last action back to the
+    /// first, undefined names anywhere, and pass 2 with the `ADD`/`DELETE` operand types.
+    fn update(&self, update: &Cached<ast::Update>) -> Result<(), ExprError> {
+        update.pass1(|u| self.update_pass1(u))?;
+        let update: &ast::Update = update;
+        actions(update).try_for_each(|a| self.path_names(a.path))?;
+        // One path cannot overlap itself: resolve paths for the overlap check only when there
+        // are two or more.
+        if actions(update).nth(1).is_some() {
+            self.overlaps(actions(update).map(|a| a.path))?;
+        }
+        for a in actions(update).rev() {
             self.path_names(a.path)?;
-            for o in a.set.map(set_operands).unwrap_or_default() {
+            for o in a.set.into_iter().flat_map(set_operands) {
                 self.operand_names(o)?;
             }
         }
-        for a in actions.iter().rev() {
+        for a in actions(update).rev() {
             self.path2(a.path)?;
             if let Some(v) = a.set {
                 let operands = set_operands(v);
-                operands.iter().try_for_each(|o| self.operand2(o))?;
+                operands.clone().try_for_each(|o| self.operand2(o))?;
                 match v {
                     ast::SetValue::Plus(..) => self.types("+", operands, &[AttributeType::N])?,
                     ast::SetValue::Minus(..) => self.types("-", operands, &[AttributeType::N])?,
@@ -152,15 +172,14 @@ impl Check<'_, '_> {
                 }
             }
         }
-        Ok(resolved)
+        Ok(())
     }
 
     /// Projections: pass 1 on every path, then pass 2, then overlapping paths.
-    fn projection(&self, projection: &ast::Projection) -> Result<(), ExprError> {
-        projection.paths.iter().try_for_each(|p| self.path1(p))?;
+    fn projection(&self, projection: &Cached<ast::Projection>) -> Result<(), ExprError> {
+        projection.pass1(|p| p.paths.iter().try_for_each(|p| self.path1(p)))?;
         projection.paths.iter().try_for_each(|p| self.path2(p))?;
-        let paths: Vec<&ast::Path> = projection.paths.iter().collect();
-        self.overlaps(&paths).map(drop)
+        self.overlaps(projection.paths.iter())
     }
 }
 
@@ -179,19 +198,7 @@ impl Params<'_> {
     pub fn update(&mut self, text: &str, key_attributes: &[&str]) -> Result<UpdatePlan, ExprError> {
         let kind = ExpressionKind::Update;
         let ast = crate::cache::update(text)?;
-        let paths = Check { params: self, kind }.update(&ast)?;
-        for p in &paths {
-            if let Some(PathElement::Attribute(head)) = p.first() {
-                if key_attributes.contains(&head.as_str()) {
-                    return Err(ExprError::new(
-                        ErrorKind::KeyAttributeUpdate,
-                        format!(
-                            "One or more parameter values were invalid: Cannot update attribute {head}. This attribute is part of the key"
-                        ),
-                    ));
-                }
-            }
-        }
+        Check { params: self, kind }.update(&ast)?;
         let mut actions = Vec::new();
         for clause in &ast.clauses {
             match clause {
@@ -227,6 +234,20 @@ impl Params<'_> {
                             UpdateAction::Delete(path, value)
                         });
                     }
+                }
+            }
+        }
+        // Key attributes are refused last, after every check above (resolution cannot fail
+        // on an expression that passed them), in the order the actions are written.
+        for action in &actions {
+            if let Some(PathElement::Attribute(head)) = action.path().first() {
+                if key_attributes.contains(&head.as_str()) {
+                    return Err(ExprError::new(
+                        ErrorKind::KeyAttributeUpdate,
+                        format!(
+                            "One or more parameter values were invalid: Cannot update attribute {head}. This attribute is part of the key"
+                        ),
+                    ));
                 }
             }
         }

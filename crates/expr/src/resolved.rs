@@ -158,6 +158,18 @@ pub enum UpdateAction {
     Delete(Path, AttributeValue),
 }
 
+impl UpdateAction {
+    /// The document path the action targets.
+    pub fn path(&self) -> &Path {
+        match self {
+            UpdateAction::Set(p, _)
+            | UpdateAction::Remove(p)
+            | UpdateAction::Add(p, _)
+            | UpdateAction::Delete(p, _) => p,
+        }
+    }
+}
+
 /// A resolved update (UpdateExpression or translated `AttributeUpdates`). Apply with
 /// [`UpdatePlan::apply`]. All operands are read from the item as it was before the update,
 /// as DynamoDB does.
