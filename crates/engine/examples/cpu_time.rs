@@ -1,9 +1,13 @@
-//! Load-independent cost per operation: on-CPU nanoseconds of the measuring thread (from
-//! `/proc/thread-self/schedstat`, Linux only) divided by the operation count, for monotable's
-//! engine and dynoxide's. Criterion's wall-clock numbers swing with other processes on a
-//! shared machine; time spent on the CPU does much less.
+//! Load-independent cost per operation: on-CPU nanoseconds of the measuring thread
+//! (`CLOCK_THREAD_CPUTIME_ID`) divided by the operation count, for monotable's engine and
+//! dynoxide's, in alternating rounds. Criterion's wall-clock numbers swing with other processes
+//! on a shared machine; time spent on the CPU does much less, and a ratio taken within one
+//! round (both engines measured back to back) cancels most of what remains.
 //!
-//! Run: `cargo run --release -p monotable-engine --example cpu_time`
+//! Run: `cargo run --release -p monotable-engine --example cpu_time`. Environment: `ONLY=update`
+//! measures only the operations whose name contains `update`; `ENGINES=monotable` skips
+//! dynoxide; `ROUNDS` (default 7) and `OPS` (monotable operations per round, default 10,000;
+//! a tenth of that for queries, the same for both engines) change the defaults.
 
 /// With `--features bench-mimalloc`, both engines run on mimalloc (as `monotable serve` does);
 /// without it, on the system allocator (as most test binaries do).
@@ -14,19 +18,29 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
+use dynoxide::actions::{
+    get_item::GetItemRequest, put_item::PutItemRequest, query::QueryRequest, update_item::UpdateItemRequest,
+};
+
 const ITEMS: usize = 10_000;
-const OPS: usize = 50_000;
 
 fn req<T: DeserializeOwned>(v: Value) -> T {
     serde_json::from_value(v).expect("request parses")
 }
 
-/// Nanoseconds this thread has spent on a CPU.
+/// Nanoseconds this thread has spent on a CPU. Not `/proc/thread-self/schedstat`, whose run
+/// time advances only at scheduler ticks (4 ms steps on a 250 Hz kernel).
 fn cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
-        .unwrap_or(0)
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return 0;
+    }
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0).unwrap_or(default)
 }
 
 fn item(i: usize) -> Value {
@@ -48,84 +62,128 @@ fn get(i: usize) -> Value {
     json!({"TableName": "bench", "Key": {"pk": {"S": format!("user#{}", i % 100)}, "sk": {"S": format!("order#{i:08}")}}})
 }
 
+fn put(i: usize) -> Value {
+    json!({"TableName": "bench", "Item": item(i)})
+}
+
 fn update(i: usize) -> Value {
     json!({"TableName": "bench", "Key": {"pk": {"S": format!("user#{}", i % 100)}, "sk": {"S": format!("order#{i:08}")}},
         "UpdateExpression": "SET amount = amount + :d", "ExpressionAttributeValues": {":d": {"N": "1"}}})
 }
 
-fn query() -> Value {
+fn query(_: usize) -> Value {
     json!({"TableName": "bench", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "user#42"}}})
 }
 
-/// Runs `op` on pre-built requests and prints on-CPU ns per operation. The `ONLY`
-/// environment variable, when set, skips measurements whose name does not contain it.
-fn measure<R>(name: &str, requests: Vec<R>, mut op: impl FnMut(R)) {
-    if std::env::var("ONLY").is_ok_and(|only| !name.contains(&only)) {
-        return;
+/// Requests built ahead of each timed block: few enough to still be in the caches when they
+/// run (as a server's request is, just parsed), many enough to make the two clock reads of a
+/// block negligible.
+const BLOCK: usize = 64;
+
+/// Runs `n` requests made by `make` through `op` and returns on-CPU ns per operation. Requests
+/// are built untimed, a block at a time; responses are dropped inside the timed part, as a
+/// caller would.
+fn timed<R>(n: usize, start: usize, make: fn(usize) -> Value, mut op: impl FnMut(R)) -> f64
+where
+    R: DeserializeOwned,
+{
+    let mut ns = 0;
+    let mut done = 0;
+    while done < n {
+        let block = BLOCK.min(n - done);
+        let requests: Vec<R> = (0..block).map(|k| req(make(((start + done + k) * 7919) % ITEMS))).collect();
+        let t = cpu_ns();
+        for r in requests {
+            op(r);
+        }
+        ns += cpu_ns().saturating_sub(t);
+        done += block;
     }
-    let n = requests.len();
-    let start = cpu_ns();
-    for r in requests {
-        op(r);
-    }
-    let ns = cpu_ns().saturating_sub(start);
-    println!("{name:28} {:>10.0} ns/op (on-CPU, {n} ops)", ns as f64 / n as f64);
+    ns as f64 / n as f64
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn main() {
+    let rounds = env_number("ROUNDS", 7);
+    let ops = env_number("OPS", 10_000);
+    let only = std::env::var("ONLY").unwrap_or_default();
+    let with_dynoxide = std::env::var("ENGINES").map_or(true, |e| e.contains("dynoxide"));
+
     let e = monotable_engine::Engine::new();
     e.create_table(req(table())).expect("create");
-    for i in 0..ITEMS {
-        e.put_item(req(json!({"TableName": "bench", "Item": item(i)}))).expect("put");
-    }
-    let idx = |k: usize| (k * 7919) % ITEMS;
-    measure("monotable/get_item", (0..OPS).map(|k| req(get(idx(k)))).collect(), |r| {
-        e.get_item(r).expect("get");
-    });
-    measure(
-        "monotable/put_item_gsi",
-        (0..OPS).map(|k| req(json!({"TableName": "bench", "Item": item(idx(k))}))).collect(),
-        |r| {
-            e.put_item(r).expect("put");
-        },
-    );
-    measure("monotable/update_item", (0..OPS).map(|k| req(update(idx(k)))).collect(), |r| {
-        e.update_item(r).expect("update");
-    });
-    measure("monotable/query_100", (0..OPS / 50).map(|_| req(query())).collect(), |r| {
-        e.query(r).expect("query");
-    });
-
-    use dynoxide::actions::{
-        get_item::GetItemRequest, put_item::PutItemRequest, query::QueryRequest,
-        update_item::UpdateItemRequest,
-    };
     let db = dynoxide::Database::memory().expect("dynoxide");
     db.create_table(req(table())).expect("create");
     for i in 0..ITEMS {
-        db.put_item(req(json!({"TableName": "bench", "Item": item(i)}))).expect("put");
+        e.put_item(req(put(i))).expect("put");
+        db.put_item(req(put(i))).expect("put");
     }
-    let ops = OPS / 5;
-    measure("dynoxide/get_item", (0..ops).map(|k| req::<GetItemRequest>(get(idx(k)))).collect(), |r| {
-        db.get_item(r).expect("get");
-    });
-    measure(
-        "dynoxide/put_item_gsi",
-        (0..ops)
-            .map(|k| req::<PutItemRequest>(json!({"TableName": "bench", "Item": item(idx(k))})))
-            .collect(),
-        |r| {
-            db.put_item(r).expect("put");
-        },
+
+    type Row = (&'static str, Vec<f64>, Vec<f64>);
+    let mut rows: Vec<Row> = ["get_item", "put_item_gsi", "update_item", "query_100"]
+        .into_iter()
+        .filter(|name| name.contains(only.as_str()))
+        .map(|name| (name, Vec::new(), Vec::new()))
+        .collect();
+    for round in 0..rounds {
+        let start = round * ops;
+        for (name, mono, dyno) in &mut rows {
+            let (m, d) = match *name {
+                "get_item" => (
+                    timed(ops, start, get, |r| drop(e.get_item(r).expect("get"))),
+                    with_dynoxide.then(|| {
+                        timed(ops, start, get, |r: GetItemRequest| drop(db.get_item(r).expect("get")))
+                    }),
+                ),
+                "put_item_gsi" => (
+                    timed(ops, start, put, |r| drop(e.put_item(r).expect("put"))),
+                    with_dynoxide.then(|| {
+                        timed(ops, start, put, |r: PutItemRequest| drop(db.put_item(r).expect("put")))
+                    }),
+                ),
+                "update_item" => (
+                    timed(ops, start, update, |r| drop(e.update_item(r).expect("update"))),
+                    with_dynoxide.then(|| {
+                        timed(ops, start, update, |r: UpdateItemRequest| {
+                            drop(db.update_item(r).expect("update"))
+                        })
+                    }),
+                ),
+                _ => (
+                    timed(ops / 10, start, query, |r| drop(e.query(r).expect("query"))),
+                    with_dynoxide.then(|| {
+                        timed(ops / 10, start, query, |r: QueryRequest| drop(db.query(r).expect("query")))
+                    }),
+                ),
+            };
+            mono.push(m);
+            dyno.extend(d);
+        }
+    }
+    println!(
+        "{rounds} rounds; on-CPU ns per operation, medians; ratio = median of per-round dynoxide / monotable"
     );
-    measure(
-        "dynoxide/update_item",
-        (0..ops).map(|k| req::<UpdateItemRequest>(update(idx(k)))).collect(),
-        |r| {
-            db.update_item(r).expect("update");
-        },
+    println!(
+        "{:14} {:>12} {:>12} {:>8} {:>16}",
+        "operation", "monotable", "dynoxide", "ratio", "ratio range"
     );
-    measure("dynoxide/query_100", (0..ops / 50).map(|_| req::<QueryRequest>(query())).collect(), |r| {
-        db.query(r).expect("query");
-    });
+    for (name, mono, dyno) in rows {
+        let ratios: Vec<f64> = mono.iter().zip(&dyno).map(|(m, d)| d / m).collect();
+        let (lo, hi) = ratios.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+        if ratios.is_empty() {
+            println!("{name:14} {:>12.0}", median(mono));
+        } else {
+            println!(
+                "{name:14} {:>12.0} {:>12.0} {:>7.1}x {:>7.1}x–{:.1}x",
+                median(mono),
+                median(dyno),
+                median(ratios),
+                lo,
+                hi
+            );
+        }
+    }
 }

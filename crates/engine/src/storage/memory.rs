@@ -1,21 +1,112 @@
-//! The in-memory store: a `BTreeMap` per keyspace under a `parking_lot::RwLock`.
+//! The in-memory store: per keyspace, an ordered map for scans and a hash table for point
+//! reads and writes, both under one `parking_lot::RwLock`.
 //!
 //! Invariant: a commit takes the write locks of all keyspaces it touches, in a global order
 //! (by keyspace address), before changing any of them, so a reader holding one keyspace's
 //! read lock sees every batch entirely or not at all, and two commits cannot deadlock.
+//!
+//! Why two structures: a `BTreeMap` lookup compares the probe with a dozen or more keys, each
+//! behind its own heap pointer, and an item write made three of them (read the old item, put
+//! the new one, put its index entry). Items therefore live in `slots`; the ordered map takes a
+//! key to its slot for scans, and a hash table takes it there for point operations. Replacing
+//! an existing item (every update, every overwrite, every index entry whose key did not change)
+//! touches only the hash table and the slot; only inserts and deletes change the ordered map.
 
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
 use std::ops::Bound;
 use std::sync::Arc;
 
+use hashbrown::{DefaultHashBuilder, HashTable};
 use monotable_types::Item;
 use parking_lot::{Mutex, RwLock, RwLockWriteGuard};
 use smallvec::SmallVec;
 
 use super::{KeyRange, Keyspace, Storage, StorageError, Visitor, WriteBatch};
 
-type Map = BTreeMap<Vec<u8>, Arc<Item>>;
+/// One stored entry. The key is shared with the ordered map (one allocation).
+struct Entry {
+    key: Arc<[u8]>,
+    item: Arc<Item>,
+}
+
+/// The contents of one keyspace.
+///
+/// Invariant: `order`, `by_key` and the occupied `slots` hold the same keys: `order[k] == s`
+/// exactly when `by_key` holds `s` and `slots[s]` is `Some` with key `k`. `free` lists the
+/// `None` slots, each once.
+#[derive(Default)]
+struct Map {
+    order: BTreeMap<Arc<[u8]>, usize>,
+    by_key: HashTable<usize>,
+    slots: Vec<Option<Entry>>,
+    free: Vec<usize>,
+    hasher: DefaultHashBuilder,
+}
+
+impl Map {
+    fn entry(&self, slot: usize) -> Option<&Entry> {
+        self.slots.get(slot).and_then(Option::as_ref)
+    }
+
+    fn slot_of(&self, hash: u64, key: &[u8]) -> Option<usize> {
+        self.by_key.find(hash, |&s| self.entry(s).is_some_and(|e| &*e.key == key)).copied()
+    }
+
+    fn get(&self, key: &[u8]) -> Option<&Arc<Item>> {
+        let slot = self.slot_of(self.hasher.hash_one(key), key)?;
+        self.entry(slot).map(|e| &e.item)
+    }
+
+    fn put(&mut self, key: Vec<u8>, item: Arc<Item>) {
+        let hash = self.hasher.hash_one(key.as_slice());
+        if let Some(slot) = self.slot_of(hash, &key) {
+            if let Some(Some(e)) = self.slots.get_mut(slot) {
+                e.item = item;
+                return;
+            }
+        }
+        let key: Arc<[u8]> = key.into();
+        let entry = Some(Entry { key: Arc::clone(&key), item });
+        let slot = match self.free.pop() {
+            Some(s) => {
+                if let Some(place) = self.slots.get_mut(s) {
+                    *place = entry;
+                }
+                s
+            }
+            None => {
+                self.slots.push(entry);
+                self.slots.len() - 1
+            }
+        };
+        let (slots, hasher) = (&self.slots, &self.hasher);
+        self.by_key.insert_unique(hash, slot, |&s| {
+            slots.get(s).and_then(Option::as_ref).map_or(0, |e| hasher.hash_one(&*e.key))
+        });
+        self.order.insert(key, slot);
+    }
+
+    fn delete(&mut self, key: &[u8]) {
+        let hash = self.hasher.hash_one(key);
+        let slots = &self.slots;
+        let found = self
+            .by_key
+            .find_entry(hash, |&s| slots.get(s).and_then(Option::as_ref).is_some_and(|e| &*e.key == key));
+        let Ok(found) = found else { return };
+        let (slot, _) = found.remove();
+        if let Some(place) = self.slots.get_mut(slot) {
+            *place = None;
+        }
+        self.free.push(slot);
+        self.order.remove(key);
+        // A keyspace emptied by deletes gives its slot vector and hash table back.
+        if self.order.is_empty() {
+            *self = Map { hasher: self.hasher, ..Map::default() };
+        }
+    }
+}
 
 /// One in-memory keyspace.
 pub struct MemoryKeyspace {
@@ -46,16 +137,20 @@ impl Keyspace for MemoryKeyspace {
         }
         let map = self.map.read();
         let bounds = (as_ref_bound(&range.start), as_ref_bound(&range.end));
-        let iter = map.range::<[u8], _>(bounds);
+        let iter = map.order.range::<[u8], _>(bounds);
+        let mut visit_slot = |slot: usize| match map.entry(slot) {
+            Some(e) => visit(&e.key, &e.item),
+            None => true,
+        };
         if range.reverse {
-            for (k, v) in iter.rev() {
-                if !visit(k, v) {
+            for (_, &slot) in iter.rev() {
+                if !visit_slot(slot) {
                     break;
                 }
             }
         } else {
-            for (k, v) in iter {
-                if !visit(k, v) {
+            for (_, &slot) in iter {
+                if !visit_slot(slot) {
                     break;
                 }
             }
@@ -86,7 +181,7 @@ impl Storage for MemoryStorage {
     fn open_keyspace(&self, name: &str) -> Result<Arc<dyn Keyspace>, StorageError> {
         let mut all = self.keyspaces.lock();
         let ks = all.entry(name.to_owned()).or_insert_with(|| {
-            Arc::new(MemoryKeyspace { name: name.to_owned(), map: RwLock::new(Map::new()) })
+            Arc::new(MemoryKeyspace { name: name.to_owned(), map: RwLock::new(Map::default()) })
         });
         Ok(Arc::clone(ks) as Arc<dyn Keyspace>)
     }
@@ -121,12 +216,8 @@ impl Storage for MemoryStorage {
             let Some(slot) = distinct.iter().position(|k| addr(k) == addr(&op.keyspace)) else { continue };
             let map = &mut guards[slot];
             match op.value {
-                Some(v) => {
-                    map.insert(op.key, v);
-                }
-                None => {
-                    map.remove(&op.key);
-                }
+                Some(v) => map.put(op.key, v),
+                None => map.delete(&op.key),
             }
         }
         Ok(())
@@ -194,6 +285,95 @@ mod tests {
         let a = s.open_keyspace("a").unwrap();
         let r = KeyRange { start: Bound::Included(vec![5]), end: Bound::Excluded(vec![1]), reverse: false };
         assert!(keys(&a, r).is_empty());
+    }
+
+    #[test]
+    fn replacing_an_item_keeps_one_entry_and_deleted_slots_are_reused() {
+        let s = MemoryStorage::new();
+        let a = s.open_keyspace("a").unwrap();
+        for v in ["x", "y"] {
+            let mut batch = WriteBatch::default();
+            batch.put(&a, vec![1], item(v));
+            s.commit(batch).unwrap();
+        }
+        let all = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
+        assert_eq!(keys(&a, all.clone()), vec![vec![1]]);
+        assert_eq!(a.get(&[1]).unwrap().as_deref(), Some(&*item("y")));
+        let mut batch = WriteBatch::default();
+        batch.delete(&a, vec![1]);
+        batch.put(&a, vec![2], item("z"));
+        s.commit(batch).unwrap();
+        assert_eq!(keys(&a, all), vec![vec![2]]);
+        assert!(a.get(&[1]).unwrap().is_none());
+        let ks = a.as_any().downcast_ref::<MemoryKeyspace>().unwrap();
+        assert_eq!(ks.map.read().slots.len(), 1, "the freed slot was reused");
+    }
+
+    proptest::proptest! {
+        /// The keyspace agrees with a `BTreeMap` after any sequence of batched puts and
+        /// deletes: point reads, scans in both directions and bounded scans.
+        #[test]
+        fn the_keyspace_agrees_with_a_btreemap(
+            batches in proptest::collection::vec(
+                proptest::collection::vec((0u8..24, proptest::option::of(0u8..4)), 1..6),
+                1..40,
+            ),
+            low in 0u8..24,
+            high in 0u8..24,
+        ) {
+            let s = MemoryStorage::new();
+            let a = s.open_keyspace("a").unwrap();
+            let mut model: BTreeMap<Vec<u8>, Arc<Item>> = BTreeMap::new();
+            for ops in batches {
+                let mut batch = WriteBatch::default();
+                for (k, v) in ops {
+                    let key = vec![k / 8, k];
+                    match v {
+                        Some(v) => {
+                            let value = item(&v.to_string());
+                            batch.put(&a, key.clone(), Arc::clone(&value));
+                            model.insert(key, value);
+                        }
+                        None => {
+                            batch.delete(&a, key.clone());
+                            model.remove(&key);
+                        }
+                    }
+                }
+                s.commit(batch).unwrap();
+                for k in 0u8..24 {
+                    let key = vec![k / 8, k];
+                    proptest::prop_assert_eq!(a.get(&key).unwrap(), model.get(&key).cloned());
+                }
+            }
+            let entries = |range: KeyRange| {
+                let mut out = Vec::new();
+                a.scan(&range, &mut |k, v| {
+                    out.push((k.to_vec(), Arc::clone(v)));
+                    true
+                })
+                .unwrap();
+                out
+            };
+            let all = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
+            let want: Vec<_> = model.iter().map(|(k, v)| (k.clone(), Arc::clone(v))).collect();
+            proptest::prop_assert_eq!(entries(all.clone()), want.clone());
+            let mut reversed = want;
+            reversed.reverse();
+            proptest::prop_assert_eq!(entries(KeyRange { reverse: true, ..all }), reversed);
+            let (start, end) = (vec![low / 8, low], vec![high / 8, high]);
+            let bounded = KeyRange {
+                start: Bound::Included(start.clone()),
+                end: Bound::Excluded(end.clone()),
+                reverse: false,
+            };
+            let want: Vec<_> = if start < end {
+                model.range(start..end).map(|(k, v)| (k.clone(), Arc::clone(v))).collect()
+            } else {
+                Vec::new()
+            };
+            proptest::prop_assert_eq!(entries(bounded), want);
+        }
     }
 
     #[test]
