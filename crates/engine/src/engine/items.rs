@@ -317,21 +317,103 @@ fn return_values_failure(rv: Option<&str>, allowed: &[&str]) -> Result<(), Error
     }
 }
 
-/// Resolves the condition of a write whose only expression is its condition (PutItem,
-/// DeleteItem): placeholder-map checks, the condition (or its legacy `Expected` form), then the
-/// unused-placeholder check, in DynamoDB's order.
-fn only_condition(
-    names: Option<&std::collections::HashMap<String, String>>,
-    values: Option<&std::collections::HashMap<String, monotable_types::AttributeValue>>,
-    condition_expression: Option<&str>,
-    expected: Option<&std::collections::HashMap<String, ExpectedAttributeValue>>,
-    conditional_operator: Option<&str>,
-) -> Result<Option<Condition>, Error> {
-    check_placeholders(names, values)?;
-    let mut params = Params::new(names, values);
-    let condition = write_condition(&mut params, condition_expression, expected, conditional_operator)?;
-    params.finish().map_err(expr_err)?;
-    Ok(condition)
+/// The members PutItem and DeleteItem share, borrowed from either request, and the steps the
+/// two run alike: the first checks, the condition, and the run with its `ALL_OLD` output.
+struct OldImageWrite<'a> {
+    table_name: Option<&'a str>,
+    return_values: Option<&'a str>,
+    return_consumed_capacity: Option<&'a str>,
+    return_item_collection_metrics: Option<&'a str>,
+    return_values_on_condition_check_failure: Option<&'a str>,
+    expected: Option<&'a std::collections::HashMap<String, ExpectedAttributeValue>>,
+    conditional_operator: Option<&'a str>,
+    condition_expression: Option<&'a str>,
+    names: Option<&'a ExpressionAttributeNames>,
+    values: Option<&'a ExpressionAttributeValues>,
+}
+
+/// An [`OldImageWrite`] view of a `PutItemInput` or a `DeleteItemInput` (same member names).
+macro_rules! old_image_write {
+    ($input:expr) => {
+        OldImageWrite {
+            table_name: $input.table_name.as_deref(),
+            return_values: $input.return_values.as_deref(),
+            return_consumed_capacity: $input.return_consumed_capacity.as_deref(),
+            return_item_collection_metrics: $input.return_item_collection_metrics.as_deref(),
+            return_values_on_condition_check_failure: $input
+                .return_values_on_condition_check_failure
+                .as_deref(),
+            expected: $input.expected.as_ref(),
+            conditional_operator: $input.conditional_operator.as_deref(),
+            condition_expression: $input.condition_expression.as_deref(),
+            names: $input.expression_attribute_names.as_ref(),
+            values: $input.expression_attribute_values.as_ref(),
+        }
+    };
+}
+
+impl OldImageWrite<'_> {
+    /// DynamoDB's first checks, in its order: member constraints (with the request's required
+    /// member `required`), the allowed `ReturnValues`, then legacy/expression mixing.
+    fn check(&self, required: &'static str, present: bool) -> Result<(), Error> {
+        let mut c = Constraints::default();
+        c.name(self.table_name, "tableName", true);
+        c.not_null(required, present);
+        write_constraints(
+            &mut c,
+            self.return_values,
+            self.return_consumed_capacity,
+            self.return_item_collection_metrics,
+            self.return_values_on_condition_check_failure,
+        );
+        c.finish()?;
+        return_values_failure(self.return_values, &["NONE", "ALL_OLD"])?;
+        legacy::check_mixing(
+            &[("Expected", self.expected.is_some())],
+            &[("ConditionExpression", self.condition_expression.is_some())],
+            self.names.is_some(),
+            self.values.is_some(),
+        )
+    }
+
+    /// The write's condition, its only expression: placeholder-map checks, the condition (or
+    /// its legacy `Expected` form), then the unused-placeholder check, in DynamoDB's order.
+    fn condition(&self) -> Result<Option<Condition>, Error> {
+        check_placeholders(self.names, self.values)?;
+        let mut params = Params::new(self.names, self.values);
+        let condition = write_condition(
+            &mut params,
+            self.condition_expression,
+            self.expected,
+            self.conditional_operator,
+        )?;
+        params.finish().map_err(expr_err)?;
+        Ok(condition)
+    }
+
+    fn return_old_on_failure(&self) -> bool {
+        self.return_values_on_condition_check_failure == Some("ALL_OLD")
+    }
+
+    /// Runs `write` and builds the response members PutItem and DeleteItem share: collection
+    /// metrics, `ALL_OLD` attributes and consumed capacity.
+    fn run(&self, inner: &Inner, write: &Write) -> Result<OldImageOutput, Error> {
+        let (change, schema) = run_write(inner, write)?;
+        let report = Report::parse(self.return_consumed_capacity);
+        Ok(OldImageOutput {
+            item_collection_metrics: collection_metrics(
+                &write.table,
+                &schema,
+                &change,
+                self.return_item_collection_metrics,
+            )?,
+            attributes: match self.return_values {
+                Some("ALL_OLD") => change.old.clone(),
+                _ => None,
+            },
+            consumed_capacity: write_report(report, &schema, &change, &write.table.name),
+        })
+    }
 }
 
 /// The response members of a write that can return only the old item (PutItem, DeleteItem).
@@ -361,61 +443,14 @@ impl From<OldImageOutput> for DeleteItemOutput {
     }
 }
 
-/// Runs `write` and builds the members PutItem and DeleteItem share: collection metrics,
-/// `ALL_OLD` attributes and consumed capacity.
-fn old_image_output(
-    inner: &Inner,
-    write: &Write,
-    return_values: Option<&str>,
-    return_consumed_capacity: Option<&str>,
-    return_item_collection_metrics: Option<&str>,
-) -> Result<OldImageOutput, Error> {
-    let (change, schema) = run_write(inner, write)?;
-    let report = Report::parse(return_consumed_capacity);
-    Ok(OldImageOutput {
-        item_collection_metrics: collection_metrics(
-            &write.table,
-            &schema,
-            &change,
-            return_item_collection_metrics,
-        )?,
-        attributes: match return_values {
-            Some("ALL_OLD") => change.old.clone(),
-            _ => None,
-        },
-        consumed_capacity: write_report(report, &schema, &change, &write.table.name),
-    })
-}
-
 pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItemOutput, Error> {
-    let mut c = Constraints::default();
-    c.name(input.table_name.as_deref(), "tableName", true);
-    c.not_null("item", input.item.is_some());
-    write_constraints(
-        &mut c,
-        input.return_values.as_deref(),
-        input.return_consumed_capacity.as_deref(),
-        input.return_item_collection_metrics.as_deref(),
-        input.return_values_on_condition_check_failure.as_deref(),
-    );
-    c.finish()?;
-    return_values_failure(input.return_values.as_deref(), &["NONE", "ALL_OLD"])?;
-    legacy::check_mixing(
-        &[("Expected", input.expected.is_some())],
-        &[("ConditionExpression", input.condition_expression.is_some())],
-        input.expression_attribute_names.is_some(),
-        input.expression_attribute_values.is_some(),
-    )?;
-    let item = input.item.take().unwrap_or_default();
+    let item = input.item.take();
+    let w = old_image_write!(input);
+    w.check("item", item.is_some())?;
+    let item = item.unwrap_or_default();
     validate::check_values(item.values())?;
-    let condition = only_condition(
-        input.expression_attribute_names.as_ref(),
-        input.expression_attribute_values.as_ref(),
-        input.condition_expression.as_deref(),
-        input.expected.as_ref(),
-        input.conditional_operator.as_deref(),
-    )?;
-    let table = validated_table(inner, input.table_name.as_deref())?;
+    let condition = w.condition()?;
+    let table = validated_table(inner, w.table_name)?;
     let schema = table.schema();
     validate::check_item_key(&schema.key, &item)?;
     let size = validate::check_item_size(&item)?;
@@ -429,47 +464,19 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
         key,
         mutation: Mutation::Put(Arc::new(item), size),
         condition,
-        return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
+        return_old_on_failure: w.return_old_on_failure(),
     };
-    old_image_output(
-        inner,
-        &write,
-        input.return_values.as_deref(),
-        input.return_consumed_capacity.as_deref(),
-        input.return_item_collection_metrics.as_deref(),
-    )
-    .map(PutItemOutput::from)
+    w.run(inner, &write).map(PutItemOutput::from)
 }
 
 pub(super) fn delete_item(inner: &Inner, mut input: DeleteItemInput) -> Result<DeleteItemOutput, Error> {
-    let mut c = Constraints::default();
-    c.name(input.table_name.as_deref(), "tableName", true);
-    c.not_null("key", input.key.is_some());
-    write_constraints(
-        &mut c,
-        input.return_values.as_deref(),
-        input.return_consumed_capacity.as_deref(),
-        input.return_item_collection_metrics.as_deref(),
-        input.return_values_on_condition_check_failure.as_deref(),
-    );
-    c.finish()?;
-    return_values_failure(input.return_values.as_deref(), &["NONE", "ALL_OLD"])?;
-    legacy::check_mixing(
-        &[("Expected", input.expected.is_some())],
-        &[("ConditionExpression", input.condition_expression.is_some())],
-        input.expression_attribute_names.is_some(),
-        input.expression_attribute_values.is_some(),
-    )?;
-    let condition = only_condition(
-        input.expression_attribute_names.as_ref(),
-        input.expression_attribute_values.as_ref(),
-        input.condition_expression.as_deref(),
-        input.expected.as_ref(),
-        input.conditional_operator.as_deref(),
-    )?;
-    let table = validated_table(inner, input.table_name.as_deref())?;
+    let key_item = input.key.take();
+    let w = old_image_write!(input);
+    w.check("key", key_item.is_some())?;
+    let condition = w.condition()?;
+    let table = validated_table(inner, w.table_name)?;
     let schema = table.schema();
-    let key_item = input.key.take().unwrap_or_default();
+    let key_item = key_item.unwrap_or_default();
     let key = key_bytes(&schema, &key_item)?;
     let write = Write {
         table: Arc::clone(&table),
@@ -477,16 +484,9 @@ pub(super) fn delete_item(inner: &Inner, mut input: DeleteItemInput) -> Result<D
         key_item,
         mutation: Mutation::Delete,
         condition,
-        return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
+        return_old_on_failure: w.return_old_on_failure(),
     };
-    old_image_output(
-        inner,
-        &write,
-        input.return_values.as_deref(),
-        input.return_consumed_capacity.as_deref(),
-        input.return_item_collection_metrics.as_deref(),
-    )
-    .map(DeleteItemOutput::from)
+    w.run(inner, &write).map(DeleteItemOutput::from)
 }
 
 pub(super) fn update_item(inner: &Inner, mut input: UpdateItemInput) -> Result<UpdateItemOutput, Error> {
