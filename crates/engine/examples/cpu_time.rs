@@ -122,6 +122,18 @@ fn main() {
         db.put_item(req(put(i))).expect("put");
     }
 
+    // One operation on both engines: `n` requests made by `make`, run through the method of
+    // the same name on each; dynoxide's requests parse into its own type `$dyno`.
+    macro_rules! pair {
+        ($n:expr, $start:expr, $make:expr, $method:ident, $dyno:ty) => {
+            (
+                timed($n, $start, $make, |r| drop(e.$method(r).expect(stringify!($method)))),
+                with_dynoxide.then(|| {
+                    timed($n, $start, $make, |r: $dyno| drop(db.$method(r).expect(stringify!($method))))
+                }),
+            )
+        };
+    }
     type Row = (&'static str, Vec<f64>, Vec<f64>);
     let mut rows: Vec<Row> = ["get_item", "put_item_gsi", "update_item", "query_100"]
         .into_iter()
@@ -132,32 +144,10 @@ fn main() {
         let start = round * ops;
         for (name, mono, dyno) in &mut rows {
             let (m, d) = match *name {
-                "get_item" => (
-                    timed(ops, start, get, |r| drop(e.get_item(r).expect("get"))),
-                    with_dynoxide.then(|| {
-                        timed(ops, start, get, |r: GetItemRequest| drop(db.get_item(r).expect("get")))
-                    }),
-                ),
-                "put_item_gsi" => (
-                    timed(ops, start, put, |r| drop(e.put_item(r).expect("put"))),
-                    with_dynoxide.then(|| {
-                        timed(ops, start, put, |r: PutItemRequest| drop(db.put_item(r).expect("put")))
-                    }),
-                ),
-                "update_item" => (
-                    timed(ops, start, update, |r| drop(e.update_item(r).expect("update"))),
-                    with_dynoxide.then(|| {
-                        timed(ops, start, update, |r: UpdateItemRequest| {
-                            drop(db.update_item(r).expect("update"))
-                        })
-                    }),
-                ),
-                _ => (
-                    timed(ops / 10, start, query, |r| drop(e.query(r).expect("query"))),
-                    with_dynoxide.then(|| {
-                        timed(ops / 10, start, query, |r: QueryRequest| drop(db.query(r).expect("query")))
-                    }),
-                ),
+                "get_item" => pair!(ops, start, get, get_item, GetItemRequest),
+                "put_item_gsi" => pair!(ops, start, put, put_item, PutItemRequest),
+                "update_item" => pair!(ops, start, update, update_item, UpdateItemRequest),
+                _ => pair!(ops / 10, start, query, query, QueryRequest),
             };
             mono.push(m);
             dyno.extend(d);

@@ -45,9 +45,15 @@ struct Map {
     hasher: DefaultHashBuilder,
 }
 
+/// The entry in slot `s`, if it is occupied. A free function, not a method, so that the hash
+/// table's closures can read the slots while the table itself is borrowed mutably.
+fn occupied(slots: &[Option<Entry>], s: usize) -> Option<&Entry> {
+    slots.get(s).and_then(Option::as_ref)
+}
+
 impl Map {
     fn entry(&self, slot: usize) -> Option<&Entry> {
-        self.slots.get(slot).and_then(Option::as_ref)
+        occupied(&self.slots, slot)
     }
 
     fn slot_of(&self, hash: u64, key: &[u8]) -> Option<usize> {
@@ -61,11 +67,10 @@ impl Map {
 
     fn put(&mut self, key: Vec<u8>, item: Arc<Item>) {
         let hash = self.hasher.hash_one(key.as_slice());
-        if let Some(slot) = self.slot_of(hash, &key) {
-            if let Some(Some(e)) = self.slots.get_mut(slot) {
-                e.item = item;
-                return;
-            }
+        let existing = self.slot_of(hash, &key);
+        if let Some(e) = existing.and_then(|s| self.slots.get_mut(s)).and_then(Option::as_mut) {
+            e.item = item;
+            return;
         }
         let key: Arc<[u8]> = key.into();
         let entry = Some(Entry { key: Arc::clone(&key), item });
@@ -82,18 +87,15 @@ impl Map {
             }
         };
         let (slots, hasher) = (&self.slots, &self.hasher);
-        self.by_key.insert_unique(hash, slot, |&s| {
-            slots.get(s).and_then(Option::as_ref).map_or(0, |e| hasher.hash_one(&*e.key))
-        });
+        self.by_key
+            .insert_unique(hash, slot, |&s| occupied(slots, s).map_or(0, |e| hasher.hash_one(&*e.key)));
         self.order.insert(key, slot);
     }
 
     fn delete(&mut self, key: &[u8]) {
         let hash = self.hasher.hash_one(key);
         let slots = &self.slots;
-        let found = self
-            .by_key
-            .find_entry(hash, |&s| slots.get(s).and_then(Option::as_ref).is_some_and(|e| &*e.key == key));
+        let found = self.by_key.find_entry(hash, |&s| occupied(slots, s).is_some_and(|e| &*e.key == key));
         let Ok(found) = found else { return };
         let (slot, _) = found.remove();
         if let Some(place) = self.slots.get_mut(slot) {
