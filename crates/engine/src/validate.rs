@@ -44,6 +44,18 @@ impl Constraints {
             }
             return;
         };
+        // A table ARN is accepted wherever a table name is (the API reference's `TableArn`
+        // members: 1 to 1024 characters); the name inside it must still be a valid name.
+        if path.ends_with("tableName") && v.starts_with("arn:") {
+            if v.len() > 1024 {
+                self.fail(v, path, "Member must have length less than or equal to 1024");
+                return;
+            }
+            match crate::engine::arn_table_name(v) {
+                Some(name) => return self.name(Some(name), path, required),
+                None => return,
+            }
+        }
         if v.len() < 3 {
             self.fail(v, path, "Member must have length greater than or equal to 3");
         }

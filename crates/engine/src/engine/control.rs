@@ -278,7 +278,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
     }
     c.finish()?;
 
-    let name = input.table_name.clone().unwrap_or_default();
+    let name = super::table_name_of(input.table_name.as_deref().unwrap_or_default()).to_owned();
     let defs_list = input.attribute_definitions.clone().unwrap_or_default();
     let mut defs: HashMap<&str, AttributeType> = HashMap::new();
     for d in &defs_list {

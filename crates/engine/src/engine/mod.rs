@@ -1,6 +1,7 @@
 //! [`Engine`]: one method per DynamoDB operation, each implemented in a submodule by
 //! operation family.
 
+mod arn;
 mod batch;
 mod capacity;
 mod control;
@@ -17,6 +18,8 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
+
+pub(crate) use arn::{arn_table_name, table_name_of};
 
 use crate::api::*;
 use crate::storage::{MemoryStorage, Storage};

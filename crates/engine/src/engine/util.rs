@@ -32,12 +32,15 @@ pub(crate) fn validated_table(inner: &Inner, name: Option<&str>) -> Result<Arc<T
 }
 
 /// The table named `name`, if it exists.
+/// `name` may be the table's ARN (see [`super::arn`]).
 pub(crate) fn lookup(inner: &Inner, name: &str) -> Option<Arc<Table>> {
-    inner.tables.read().get(name).cloned()
+    inner.tables.read().get(super::table_name_of(name)).cloned()
 }
 
 /// The `ResourceNotFoundException` control-plane operations report for a missing table.
+/// A table ARN is reported by the name inside it, as DynamoDB does.
 pub(crate) fn table_not_found(name: &str) -> Error {
+    let name = super::table_name_of(name);
     Error::new(
         crate::ErrorKind::ResourceNotFound,
         format!("Requested resource not found: Table: {name} not found"),
