@@ -23,6 +23,13 @@ pub enum ErrorKind {
     ProvisionedThroughputExceeded,
     RequestLimitExceeded,
     InternalServerError,
+    PolicyNotFound,
+    TableNotFound,
+    PointInTimeRecoveryUnavailable,
+    ExportNotFound,
+    ImportNotFound,
+    ImportConflict,
+    InvalidExportTime,
 }
 
 impl ErrorKind {
@@ -42,6 +49,13 @@ impl ErrorKind {
             ErrorKind::ProvisionedThroughputExceeded => "ProvisionedThroughputExceededException",
             ErrorKind::RequestLimitExceeded => "RequestLimitExceeded",
             ErrorKind::InternalServerError => "InternalServerError",
+            ErrorKind::PolicyNotFound => "PolicyNotFoundException",
+            ErrorKind::TableNotFound => "TableNotFoundException",
+            ErrorKind::PointInTimeRecoveryUnavailable => "PointInTimeRecoveryUnavailableException",
+            ErrorKind::ExportNotFound => "ExportNotFoundException",
+            ErrorKind::ImportNotFound => "ImportNotFoundException",
+            ErrorKind::ImportConflict => "ImportConflictException",
+            ErrorKind::InvalidExportTime => "InvalidExportTimeException",
         }
     }
 

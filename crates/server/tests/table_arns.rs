@@ -8,15 +8,17 @@
 //! "DescribeTable accepts the full table ARN as TableName (a missing table is RNF naming the
 //! extracted name)"; "PutItem(TableName=ARN)': 'OK', 'DeleteTable(TableName=ARN)': 'OK'").
 
+mod common;
+
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, Get, KeySchemaElement, KeyType, KeysAndAttributes, Put,
-    PutRequest, ScalarAttributeType, TimeToLiveSpecification, TransactGetItem, TransactWriteItem,
-    WriteRequest,
+    AttributeValue, Get, KeysAndAttributes, Put, PutRequest, TimeToLiveSpecification, TransactGetItem,
+    TransactWriteItem, WriteRequest,
 };
 use aws_sdk_dynamodb::Client;
+use common::hash_table;
 
 const ARN: &str = "arn:aws:dynamodb:us-east-1:000000000000:table/things";
 
@@ -25,21 +27,7 @@ fn item(pk: &str) -> HashMap<String, AttributeValue> {
 }
 
 async fn create(client: &Client, name: &str) -> String {
-    let out = client
-        .create_table()
-        .table_name(name)
-        .attribute_definitions(
-            AttributeDefinition::builder()
-                .attribute_name("pk")
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-                .unwrap(),
-        )
-        .key_schema(KeySchemaElement::builder().attribute_name("pk").key_type(KeyType::Hash).build().unwrap())
-        .billing_mode(BillingMode::PayPerRequest)
-        .send()
-        .await
-        .expect("create table");
+    let out = hash_table(client, name).send().await.expect("create table");
     out.table_description().and_then(|d| d.table_arn()).expect("table arn").to_string()
 }
 

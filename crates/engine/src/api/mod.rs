@@ -20,18 +20,22 @@ macro_rules! shape {
     };
 }
 
+mod backup;
 mod batch;
 mod common;
 mod item;
 mod misc;
+mod policy;
 mod query;
 mod table;
 mod transact;
 
+pub use backup::*;
 pub use batch::*;
 pub use common::*;
 pub use item::*;
 pub use misc::*;
+pub use policy::*;
 pub use query::*;
 pub use table::*;
 pub use transact::*;

@@ -12,7 +12,7 @@ use super::util::{lookup, now_epoch, table_not_found, ARN_PREFIX};
 use super::Inner;
 use crate::api::*;
 use crate::storage::{KeyRange, WriteBatch};
-use crate::table::{Change, Index, KeyAttr, KeySchema, Meta, ProjectionKind, Schema, Table};
+use crate::table::{Change, Index, KeyAttr, KeySchema, Meta, ProjectionKind, Schema, SubResources, Table};
 use crate::validate::Constraints;
 use crate::{Error, ErrorKind};
 
@@ -22,6 +22,8 @@ struct CatalogEntry {
     description: TableDescription,
     ttl: Option<TimeToLiveSpecification>,
     tags: Vec<Tag>,
+    #[serde(default)]
+    sub: SubResources,
 }
 
 const MAX_LSI: usize = 5;
@@ -206,6 +208,7 @@ pub(super) fn save(inner: &Inner, table: &Table) -> Result<(), Error> {
         description: meta.description.clone(),
         ttl: meta.ttl.clone(),
         tags: meta.tags.clone(),
+        sub: meta.sub.clone(),
     };
     let bytes = serde_json::to_vec(&entry).map_err(|e| Error::internal(e.to_string()))?;
     inner.storage.put_catalog(&table.name, Some(bytes))?;
@@ -221,7 +224,12 @@ fn install(inner: &Inner, entry: CatalogEntry) -> Result<Arc<Table>, Error> {
         seq: inner.next_seq.fetch_add(1, Ordering::Relaxed),
         base: inner.storage.open_keyspace(&table_id)?,
         schema: RwLock::new(Arc::new(schema)),
-        meta: Mutex::new(Meta { description: entry.description, ttl: entry.ttl, tags: entry.tags }),
+        meta: Mutex::new(Meta {
+            description: entry.description,
+            ttl: entry.ttl,
+            tags: entry.tags,
+            sub: entry.sub,
+        }),
         item_count: AtomicI64::new(0),
         size_bytes: AtomicI64::new(0),
         gate: RwLock::new(()),
@@ -365,6 +373,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
         ));
     }
+    let policy = super::policy::create_time_policy(input.resource_policy.as_deref())?;
     if inner.tables.read().contains_key(&name) {
         return Err(Error::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
     }
@@ -429,7 +438,8 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
         deletion_protection_enabled: Some(input.deletion_protection_enabled.unwrap_or(false)),
         on_demand_throughput: input.on_demand_throughput.clone(),
     };
-    let entry = CatalogEntry { description, ttl: None, tags: input.tags.clone().unwrap_or_default() };
+    let sub = SubResources { policy, ..SubResources::default() };
+    let entry = CatalogEntry { description, ttl: None, tags: input.tags.clone().unwrap_or_default(), sub };
     let table = install(inner, entry)?;
     {
         let mut tables = inner.tables.write();

@@ -2,12 +2,14 @@
 //! operation family.
 
 mod arn;
+mod backup;
 mod batch;
 mod capacity;
 mod control;
 mod items;
 mod legacy;
 mod misc;
+mod policy;
 mod read;
 mod transact;
 mod update_table;
@@ -116,6 +118,16 @@ operations! {
     describe_limits(DescribeLimitsInput) -> DescribeLimitsOutput = misc::describe_limits;
     /// DescribeEndpoints.
     describe_endpoints(DescribeEndpointsInput) -> DescribeEndpointsOutput = misc::describe_endpoints;
+    /// PutResourcePolicy.
+    put_resource_policy(PutResourcePolicyInput) -> PutResourcePolicyOutput = policy::put_resource_policy;
+    /// GetResourcePolicy.
+    get_resource_policy(GetResourcePolicyInput) -> GetResourcePolicyOutput = policy::get_resource_policy;
+    /// DeleteResourcePolicy.
+    delete_resource_policy(DeleteResourcePolicyInput) -> DeleteResourcePolicyOutput = policy::delete_resource_policy;
+    /// UpdateContinuousBackups.
+    update_continuous_backups(UpdateContinuousBackupsInput) -> UpdateContinuousBackupsOutput = backup::update_continuous_backups;
+    /// DescribeContinuousBackups.
+    describe_continuous_backups(DescribeContinuousBackupsInput) -> DescribeContinuousBackupsOutput = backup::describe_continuous_backups;
     /// GetItem.
     get_item(GetItemInput) -> GetItemOutput = items::get_item;
     /// PutItem.

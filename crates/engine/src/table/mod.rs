@@ -8,6 +8,7 @@
 
 mod locks;
 mod schema;
+mod subresources;
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -20,12 +21,14 @@ use crate::storage::{Keyspace, WriteBatch};
 
 pub(crate) use locks::Locks;
 pub(crate) use schema::{Index, KeyAttr, KeySchema, ProjectionKind, Schema};
+pub(crate) use subresources::{Pitr, StoredPolicy, SubResources};
 
 /// Mutable table metadata (what DescribeTable shows, minus live counters).
 pub(crate) struct Meta {
     pub description: TableDescription,
     pub ttl: Option<TimeToLiveSpecification>,
     pub tags: Vec<Tag>,
+    pub sub: SubResources,
 }
 
 /// One table.

@@ -200,3 +200,28 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 pub async fn send_raw(addr: SocketAddr, request: &[u8]) -> RawResponse {
     RawConnection::open(addr).await.send(request).await
 }
+
+/// A CreateTable request for an on-demand table keyed by one string attribute `pk`, for tests
+/// to extend and send.
+pub fn hash_table(
+    client: &aws_sdk_dynamodb::Client,
+    name: &str,
+) -> aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder {
+    use aws_sdk_dynamodb::types::{
+        AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
+    };
+    client
+        .create_table()
+        .table_name(name)
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("pk")
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .expect("attribute definition"),
+        )
+        .key_schema(
+            KeySchemaElement::builder().attribute_name("pk").key_type(KeyType::Hash).build().expect("key"),
+        )
+        .billing_mode(BillingMode::PayPerRequest)
+}
