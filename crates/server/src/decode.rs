@@ -10,8 +10,9 @@
 //! * Errors raised by `monotable_types`' AttributeValue parser that DynamoDB reports as
 //!   validation failures (see [`monotable_types::is_validation_message`]) are
 //!   `ValidationException`s.
-//! * A top-level `null` is read as `{}`: DynamoDB ignores `null` members, and an absent
-//!   structure is an empty one.
+//! * A top-level `null` is a `SerializationException` without a message, like an empty body:
+//!   DynamoDB refuses a `null` request for every operation (issue #17, from test suites
+//!   recorded against DynamoDB), although it ignores `null` members inside one.
 
 use serde::de::{DeserializeOwned, IgnoredAny};
 
@@ -92,7 +93,7 @@ pub(crate) fn decode_input<I: DeserializeOwned>(body: &[u8]) -> Result<I, Server
         Some(b'[') => {
             return Err(ServerError::Serialization(Some("Start of list found where not expected".into())))
         }
-        Some(b'n') => b"{}",
+        Some(b'n') => return Err(ServerError::Serialization(None)),
         _ => return Err(ServerError::Serialization(Some("Expected null".into()))),
     };
     serde_json::from_slice(body).map_err(|e| match check_json(body) {
@@ -245,8 +246,8 @@ mod tests {
     }
 
     #[test]
-    fn top_level_null_is_an_empty_request() {
-        assert!(decode_input::<Shape>(b" null ").is_ok());
+    fn top_level_null_is_a_serialization_exception_without_a_message() {
+        assert_eq!(err(" null "), ("SerializationException".to_string(), None));
     }
 
     #[test]

@@ -9,13 +9,16 @@
 //!   completes.
 //!
 //! Module map: `operation` (name → engine call), `decode` (body → typed input, with
-//! DynamoDB's serialization errors), `service` (the check order), `response` (headers,
-//! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `transport`
-//! (hyper).
+//! DynamoDB's serialization errors), `encoding` (compressed requests and responses),
+//! `endpoints` (DescribeEndpoints names the request's host), `service` (the check order),
+//! `response` (headers, request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser
+//! access), `transport` (hyper).
 
 mod auth;
 mod cors;
 mod decode;
+mod encoding;
+mod endpoints;
 mod error;
 mod operation;
 mod response;

@@ -2,7 +2,7 @@
 //!
 //! Both the TCP server and the in-process SDK connector (`monotable-embedded`) call
 //! [`Service::handle`], so they behave identically. Checks run in DynamoDB's order: body
-//! size, CORS preflight, method and content type, JSON syntax, `X-Amz-Target`, authentication, empty body,
+//! size, CORS preflight, method and content type, content coding, JSON syntax, `X-Amz-Target`, authentication, empty body,
 //! member types, then the engine's own validation.
 
 use std::panic::AssertUnwindSafe;
@@ -15,6 +15,8 @@ use monotable_engine::Engine;
 use crate::auth::Auth;
 use crate::cors;
 use crate::decode::{check_encoding, check_json};
+use crate::encoding;
+use crate::endpoints;
 use crate::operation::Operation;
 use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_JSON};
 use crate::ServerError;
@@ -82,6 +84,9 @@ impl Service {
             Ok(response) => (respond(StatusCode::OK, response, Some(content_type), &request_id), None),
             Err(error) => (error_response(&error, content_type, &request_id), Some(error.type_name())),
         };
+        if let Some(coding) = encoding::accepted(parts) {
+            encoding::compress(&mut response, coding);
+        }
         cors::allow_origin(parts, &mut response);
         tracing::debug!(
             target: "monotable_server::request",
@@ -113,6 +118,13 @@ impl Service {
         if parts.method != Method::POST || (!body.is_empty() && !is_json_content_type(media_type)) {
             return (None, Err(ServerError::NotFound));
         }
+        // A compressed body is signed as sent and parsed as decoded.
+        let signed = body;
+        let decoded = match encoding::decode_request(parts, body) {
+            Ok(decoded) => decoded,
+            Err(e) => return (None, Err(e)),
+        };
+        let body: &[u8] = &decoded;
         // JSON syntax is checked before the target and the signature, as DynamoDB does. A
         // body that opens an object is checked cheaply here (UTF-8, nesting) and fully by its
         // typed decode; only when something fails is the whole-document check run, so that
@@ -133,7 +145,7 @@ impl Service {
             Ok(op) => op,
             Err(e) => return (None, Err(syntax_first(e))),
         };
-        if let Err(e) = self.auth.check(parts, body, unix_now()) {
+        if let Err(e) = self.auth.check(parts, signed, unix_now()) {
             return (Some(operation), Err(syntax_first(e)));
         }
         if body.is_empty() {
@@ -145,6 +157,10 @@ impl Service {
             .unwrap_or_else(|_| {
                 Err(ServerError::Internal("The server encountered an internal error.".into()))
             });
+        let result = match operation {
+            Operation::DescribeEndpoints => result.map(|output| endpoints::with_request_host(parts, output)),
+            _ => result,
+        };
         (Some(operation), result.map(Bytes::from))
     }
 }
