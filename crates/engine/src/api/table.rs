@@ -33,6 +33,23 @@ shape! {
     pub struct OnDemandThroughput { max_read_request_units: i64, max_write_request_units: i64 }
 }
 shape! {
+    /// Warm throughput asked for: the read and write units per second a table or index is
+    /// prepared to serve at once.
+    pub struct WarmThroughput { read_units_per_second: i64, write_units_per_second: i64 }
+}
+shape! {
+    /// A table's warm throughput as described back.
+    pub struct TableWarmThroughputDescription { read_units_per_second: i64, write_units_per_second: i64, status: String }
+}
+shape! {
+    /// A global secondary index's warm throughput as described back.
+    pub struct GlobalSecondaryIndexWarmThroughputDescription {
+        read_units_per_second: i64,
+        write_units_per_second: i64,
+        status: String,
+    }
+}
+shape! {
     /// Stream settings (stored and described; no stream records are produced).
     pub struct StreamSpecification { stream_enabled: bool, stream_view_type: String }
 }
@@ -68,6 +85,7 @@ shape! {
         projection: Projection,
         provisioned_throughput: ProvisionedThroughput,
         on_demand_throughput: OnDemandThroughput,
+        warm_throughput: WarmThroughput,
     }
 }
 shape! {
@@ -91,6 +109,7 @@ shape! {
         backfilling: bool,
         provisioned_throughput: ProvisionedThroughputDescription,
         on_demand_throughput: OnDemandThroughput,
+        warm_throughput: GlobalSecondaryIndexWarmThroughputDescription,
         index_size_bytes: i64,
         item_count: i64,
         index_arn: String,
@@ -128,6 +147,7 @@ shape! {
         table_class_summary: TableClassSummary,
         deletion_protection_enabled: bool,
         on_demand_throughput: OnDemandThroughput,
+        warm_throughput: TableWarmThroughputDescription,
     }
 }
 shape! {
@@ -148,6 +168,7 @@ shape! {
         deletion_protection_enabled: bool,
         resource_policy: String,
         on_demand_throughput: OnDemandThroughput,
+        warm_throughput: WarmThroughput,
     }
 }
 shape! {
@@ -184,6 +205,7 @@ shape! {
         index_name: String,
         provisioned_throughput: ProvisionedThroughput,
         on_demand_throughput: OnDemandThroughput,
+        warm_throughput: WarmThroughput,
     }
 }
 shape! {
@@ -194,6 +216,7 @@ shape! {
         projection: Projection,
         provisioned_throughput: ProvisionedThroughput,
         on_demand_throughput: OnDemandThroughput,
+        warm_throughput: WarmThroughput,
     }
 }
 shape! {
@@ -223,6 +246,7 @@ shape! {
         table_class: String,
         deletion_protection_enabled: bool,
         on_demand_throughput: OnDemandThroughput,
+        warm_throughput: WarmThroughput,
     }
 }
 shape! {

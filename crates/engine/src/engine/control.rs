@@ -382,7 +382,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
     let arn = format!("{ARN_PREFIX}{name}");
     let now = now_epoch();
     let pay = billing == "PAY_PER_REQUEST";
-    let description = TableDescription {
+    let mut description = TableDescription {
         attribute_definitions: Some(defs_list),
         table_name: Some(name.clone()),
         key_schema: input.key_schema.clone(),
@@ -437,7 +437,9 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             .map(|t| TableClassSummary { table_class: Some(t.clone()), last_update_date_time: None }),
         deletion_protection_enabled: Some(input.deletion_protection_enabled.unwrap_or(false)),
         on_demand_throughput: input.on_demand_throughput.clone(),
+        warm_throughput: None,
     };
+    super::throughput::create(&input, &billing, &mut description)?;
     let sub = SubResources { policy, ..SubResources::default() };
     let entry = CatalogEntry { description, ttl: None, tags: input.tags.clone().unwrap_or_default(), sub };
     let table = install(inner, entry)?;
@@ -461,6 +463,7 @@ impl From<GlobalSecondaryIndex> for CreateGlobalSecondaryIndexAction {
             projection: g.projection,
             provisioned_throughput: g.provisioned_throughput,
             on_demand_throughput: g.on_demand_throughput,
+            warm_throughput: g.warm_throughput,
         }
     }
 }
@@ -478,6 +481,7 @@ pub(super) fn gsi_description(
         backfilling: None,
         provisioned_throughput: Some(pt_description(g.provisioned_throughput.as_ref())),
         on_demand_throughput: g.on_demand_throughput,
+        warm_throughput: None,
         index_size_bytes: Some(0),
         item_count: Some(0),
     }
@@ -519,7 +523,9 @@ pub(super) fn control_table(inner: &Inner, name: Option<&str>) -> Result<Arc<Tab
 
 pub(super) fn describe_table(inner: &Inner, input: DescribeTableInput) -> Result<DescribeTableOutput, Error> {
     let table = control_table(inner, input.table_name.as_deref())?;
-    Ok(DescribeTableOutput { table: Some(describe(&table)) })
+    let mut d = describe(&table);
+    super::throughput::describe(&mut d);
+    Ok(DescribeTableOutput { table: Some(d) })
 }
 
 pub(super) fn list_tables(inner: &Inner, input: ListTablesInput) -> Result<ListTablesOutput, Error> {

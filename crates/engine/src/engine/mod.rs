@@ -11,6 +11,7 @@ mod legacy;
 mod misc;
 mod policy;
 mod read;
+mod throughput;
 mod transact;
 mod update_table;
 mod util;

@@ -43,7 +43,8 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
         && input.sse_specification.is_none()
         && input.table_class.is_none()
         && input.deletion_protection_enabled.is_none()
-        && input.on_demand_throughput.is_none();
+        && input.on_demand_throughput.is_none()
+        && input.warm_throughput.is_none();
     if nothing {
         return Err(Error::validation(
             "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
@@ -119,9 +120,7 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
             kms_master_key_arn: s.kms_master_key_id.clone(),
         });
     }
-    if let Some(o) = &input.on_demand_throughput {
-        d.on_demand_throughput = Some(o.clone());
-    }
+    super::throughput::update_table(&input, &mut d)?;
     let mut schema = Schema { key: table.schema().key.clone(), indexes: table.schema().indexes.clone() };
     let mut dropped = Vec::new();
     let mut created = Vec::new();
@@ -223,9 +222,8 @@ fn apply_gsi_update(
         if let Some(pt) = &up.provisioned_throughput {
             g.provisioned_throughput = Some(pt_description(Some(pt)));
         }
-        if let Some(o) = &up.on_demand_throughput {
-            g.on_demand_throughput = Some(o.clone());
-        }
+        let mode = d.billing_mode_summary.as_ref().and_then(|b| b.billing_mode.clone());
+        super::throughput::update_index(up, mode.as_deref().unwrap_or("PROVISIONED"), g)?;
     }
     Ok(())
 }
