@@ -42,6 +42,11 @@ pub struct ServeArgs {
     /// With --data-dir: when a write reaches the disk: always, group (default), group:5ms or none.
     #[arg(long, value_name = "POLICY", default_value = "group", requires = "data_dir")]
     sync: String,
+    /// The directory standing in for S3 in ExportTableToPointInTime and ImportTable: bucket
+    /// `b` is its subdirectory `b`, which must exist. Default: `monotable-buckets` in the
+    /// system's temporary directory.
+    #[arg(long, value_name = "DIR", env = "MONOTABLE_BUCKET_DIR")]
+    bucket_dir: Option<PathBuf>,
     /// Authentication mode.
     #[arg(long, value_enum, default_value_t = AuthMode::Accept)]
     auth: AuthMode,
@@ -83,6 +88,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         None => (Engine::new(), "in memory".to_string()),
         Some(dir) => open_durable(dir, &args.sync)?,
     };
+    if let Some(dir) = &args.bucket_dir {
+        engine.set_bucket_root(dir);
+    }
     let workers = args.workers.map_or_else(default_workers, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)

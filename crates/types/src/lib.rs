@@ -10,11 +10,13 @@
 //! recognised by [`is_validation_message`] are DynamoDB `ValidationException`s; all other
 //! serde errors are `SerializationException`s.
 
+mod civil;
 mod error;
 mod number;
 mod value;
 mod wire;
 
+pub use civil::civil_from_days;
 pub use error::NumberError;
 pub use number::Number;
 pub use value::{item_size, AttributeType, AttributeValue, Item};

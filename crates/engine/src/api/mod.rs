@@ -29,6 +29,7 @@ mod policy;
 mod query;
 mod table;
 mod transact;
+mod transfer;
 
 pub use backup::*;
 pub use batch::*;
@@ -39,3 +40,4 @@ pub use policy::*;
 pub use query::*;
 pub use table::*;
 pub use transact::*;
+pub use transfer::*;

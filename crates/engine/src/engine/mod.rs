@@ -13,6 +13,7 @@ mod policy;
 mod read;
 mod throughput;
 mod transact;
+mod transfer;
 mod update_table;
 mod util;
 
@@ -37,6 +38,8 @@ pub(crate) struct Inner {
     pub next_seq: AtomicU64,
     /// TransactWriteItems client request tokens seen in the last 10 minutes.
     pub tokens: Mutex<transact::Tokens>,
+    /// Exports, imports and the directory standing in for S3.
+    pub transfers: transfer::Transfers,
 }
 
 /// An embedded DynamoDB engine. Cheap to clone (an `Arc` inside); `Send + Sync`.
@@ -71,6 +74,18 @@ impl Engine {
         Ok(engine)
     }
 
+    /// Sets the directory that stands in for S3: bucket `b` of ExportTableToPointInTime and
+    /// ImportTable is its subdirectory `b`, which must exist. The default is
+    /// `monotable-buckets` in the system's temporary directory.
+    pub fn set_bucket_root(&self, root: impl Into<std::path::PathBuf>) {
+        self.inner.transfers.set_root(root.into());
+    }
+
+    /// The directory that stands in for S3 (see [`Engine::set_bucket_root`]).
+    pub fn bucket_root(&self) -> std::path::PathBuf {
+        self.inner.transfers.root()
+    }
+
     fn build(storage: Arc<dyn Storage>) -> Engine {
         Engine {
             inner: Arc::new(Inner {
@@ -79,6 +94,7 @@ impl Engine {
                 locks: Locks::new(),
                 next_seq: AtomicU64::new(1),
                 tokens: Mutex::new(transact::Tokens::default()),
+                transfers: transfer::Transfers::default(),
             }),
         }
     }
@@ -129,6 +145,18 @@ operations! {
     update_continuous_backups(UpdateContinuousBackupsInput) -> UpdateContinuousBackupsOutput = backup::update_continuous_backups;
     /// DescribeContinuousBackups.
     describe_continuous_backups(DescribeContinuousBackupsInput) -> DescribeContinuousBackupsOutput = backup::describe_continuous_backups;
+    /// ExportTableToPointInTime.
+    export_table_to_point_in_time(ExportTableToPointInTimeInput) -> ExportTableToPointInTimeOutput = transfer::export_table_to_point_in_time;
+    /// DescribeExport.
+    describe_export(DescribeExportInput) -> DescribeExportOutput = transfer::describe_export;
+    /// ListExports.
+    list_exports(ListExportsInput) -> ListExportsOutput = transfer::list_exports;
+    /// ImportTable.
+    import_table(ImportTableInput) -> ImportTableOutput = transfer::import_table;
+    /// DescribeImport.
+    describe_import(DescribeImportInput) -> DescribeImportOutput = transfer::describe_import;
+    /// ListImports.
+    list_imports(ListImportsInput) -> ListImportsOutput = transfer::list_imports;
     /// GetItem.
     get_item(GetItemInput) -> GetItemOutput = items::get_item;
     /// PutItem.
