@@ -28,8 +28,6 @@ pub enum ErrorKind {
     PointInTimeRecoveryUnavailable,
     ExportNotFound,
     ImportNotFound,
-    ImportConflict,
-    InvalidExportTime,
 }
 
 impl ErrorKind {
@@ -54,8 +52,6 @@ impl ErrorKind {
             ErrorKind::PointInTimeRecoveryUnavailable => "PointInTimeRecoveryUnavailableException",
             ErrorKind::ExportNotFound => "ExportNotFoundException",
             ErrorKind::ImportNotFound => "ImportNotFoundException",
-            ErrorKind::ImportConflict => "ImportConflictException",
-            ErrorKind::InvalidExportTime => "InvalidExportTimeException",
         }
     }
 

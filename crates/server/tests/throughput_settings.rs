@@ -269,3 +269,37 @@ async fn update_table_sets_and_clears_on_demand_maxima() {
         Err(invalid("MaxReadRequestUnits for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED"))
     );
 }
+
+#[tokio::test]
+async fn a_gsi_added_by_update_table_checks_and_keeps_its_warm_throughput() {
+    // The CreateTable rules for an index (ValidationException catalogue: "also 'for index
+    // <IDX>'") apply to a GSI created by UpdateTable.
+    let client = monotable_embedded::client();
+    hash_table(&client, "tput").send().await.unwrap();
+    let create = |w: WarmThroughput| {
+        let action = aws_sdk_dynamodb::types::CreateGlobalSecondaryIndexAction::builder()
+            .index_name("gsi1")
+            .key_schema(
+                KeySchemaElement::builder().attribute_name("g").key_type(KeyType::Hash).build().unwrap(),
+            )
+            .projection(Projection::builder().projection_type(ProjectionType::All).build())
+            .warm_throughput(w)
+            .build()
+            .unwrap();
+        GlobalSecondaryIndexUpdate::builder().create(action).build()
+    };
+    assert_eq!(
+        update(&client, |u| u.attribute_definitions(g_attr()).global_secondary_index_updates(create(warm(Some(100), None)))).await,
+        Err(invalid(&format!("Requested ReadUnitsPerSecond for WarmThroughput for index gsi1 is lower than initial throughput for OnDemand. {INITIAL}")))
+    );
+    update(&client, |u| {
+        u.attribute_definitions(g_attr()).global_secondary_index_updates(create(warm(Some(15000), None)))
+    })
+    .await
+    .unwrap();
+    let active = "ACTIVE".to_string();
+    assert_eq!(
+        described_warm(&client, "tput").await,
+        ((12000, 4000, active.clone()), Some((15000, 4000, active)))
+    );
+}

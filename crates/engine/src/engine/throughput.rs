@@ -206,6 +206,23 @@ pub(super) fn create(input: &CreateTableInput, mode: &str, d: &mut TableDescript
     Ok(())
 }
 
+/// An UpdateTable GSI `Create` action's OnDemandThroughput and WarmThroughput, checked as
+/// CreateTable checks an index's and recorded in its new description.
+pub(super) fn create_index(
+    cr: &CreateGlobalSecondaryIndexAction,
+    mode: &str,
+    g: &mut GlobalSecondaryIndexDescription,
+) -> Result<(), Error> {
+    let name = cr.index_name.as_deref();
+    if let Some(o) = &cr.on_demand_throughput {
+        check_on_demand(o, mode, name, false)?;
+    }
+    if let Some(w) = &cr.warm_throughput {
+        g.warm_throughput = Some(index_warm(create_warm(w, mode, cr.provisioned_throughput.as_ref(), name)?));
+    }
+    Ok(())
+}
+
 /// UpdateTable's table-level OnDemandThroughput and WarmThroughput, applied to `d` (whose
 /// billing mode and capacity the update has already changed).
 pub(super) fn update_table(input: &UpdateTableInput, d: &mut TableDescription) -> Result<(), Error> {

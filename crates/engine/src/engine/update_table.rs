@@ -181,13 +181,16 @@ fn apply_gsi_update(
             .collect();
         let key = resolve_key(cr.key_schema.as_deref().unwrap_or_default(), &defs, Some(&iname))?;
         let projection = resolve_projection(cr.projection.as_ref(), &iname)?;
+        let mut description = gsi_description(&arn, cr.clone());
+        let mode = d.billing_mode_summary.as_ref().and_then(|b| b.billing_mode.clone());
+        super::throughput::create_index(cr, mode.as_deref().unwrap_or("PROVISIONED"), &mut description)?;
         let table_id = d.table_id.clone().unwrap_or_default();
         let index = new_index(inner, &table_id, &iname, true, key, projection)?;
         schema.indexes.push(index);
         created.push(iname);
         let owned = defs_list.clone();
         d.attribute_definitions = Some(owned);
-        d.global_secondary_indexes.get_or_insert_with(Vec::new).push(gsi_description(&arn, cr.clone()));
+        d.global_secondary_indexes.get_or_insert_with(Vec::new).push(description);
     }
     if let Some(del) = &u.delete {
         let iname = del.index_name.clone().unwrap_or_default();
