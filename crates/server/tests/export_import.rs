@@ -216,6 +216,27 @@ fn creation_billed(table: &str, billing: BillingMode) -> TableCreationParameters
         .unwrap()
 }
 
+/// An ImportTable request reading `prefix` of `bucket` as `format` into a new table.
+fn import_request(
+    client: &Client,
+    bucket: &str,
+    prefix: Option<&str>,
+    format: InputFormat,
+    params: TableCreationParameters,
+) -> aws_sdk_dynamodb::operation::import_table::builders::ImportTableFluentBuilder {
+    let source =
+        S3BucketSource::builder().s3_bucket(bucket).set_s3_key_prefix(prefix.map(str::to_string)).build();
+    client
+        .import_table()
+        .s3_bucket_source(source.unwrap())
+        .input_format(format)
+        .table_creation_parameters(params)
+}
+
+fn validation(message: &str) -> (String, String) {
+    ("ValidationException".into(), message.into())
+}
+
 async fn import(
     client: &Client,
     bucket: &str,
@@ -223,19 +244,8 @@ async fn import(
     table: &str,
     compression: InputCompressionType,
 ) -> Result<aws_sdk_dynamodb::operation::import_table::ImportTableOutput, Error> {
-    let source = S3BucketSource::builder()
-        .s3_bucket(bucket)
-        .set_s3_key_prefix(prefix.map(str::to_string))
-        .build()
-        .unwrap();
-    Ok(client
-        .import_table()
-        .s3_bucket_source(source)
-        .input_format(InputFormat::DynamodbJson)
-        .input_compression_type(compression)
-        .table_creation_parameters(creation(table))
-        .send()
-        .await?)
+    let request = import_request(client, bucket, prefix, InputFormat::DynamodbJson, creation(table));
+    Ok(request.input_compression_type(compression).send().await?)
 }
 
 async fn keys(client: &Client, table: &str) -> Vec<String> {
@@ -316,26 +326,71 @@ async fn an_import_reads_every_object_under_its_prefix_and_counts_bad_documents(
 async fn an_import_validates_its_table_like_create_table() {
     let (client, _root) = client_with_bucket();
     // moto test_import_has_regular_validation (AWS-verified text).
-    let source = S3BucketSource::builder().s3_bucket("bkt").build().unwrap();
     let params = creation_billed("tbl1", BillingMode::Provisioned);
-    let e = client
-        .import_table()
-        .s3_bucket_source(source)
-        .input_format(InputFormat::DynamodbJson)
-        .table_creation_parameters(params)
-        .send()
-        .await
-        .unwrap_err();
+    let e = import_request(&client, "bkt", None, InputFormat::DynamodbJson, params).send().await.unwrap_err();
     assert_eq!(
         error(e.into()),
-        (
-            "ValidationException".into(),
-            "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED".into()
-        )
+        validation("One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
     );
     assert!(client.list_tables().send().await.unwrap().table_names().is_empty());
     // An existing table is refused as CreateTable refuses it.
     hash_table(&client, "taken").send().await.unwrap();
     let e = import(&client, "bkt", None, "taken", InputCompressionType::None).await.unwrap_err();
     assert_eq!(error(e), ("ResourceInUseException".into(), "Table already exists: taken".into()));
+}
+
+#[tokio::test]
+async fn a_csv_import_types_key_columns_and_reads_the_rest_as_strings() {
+    // Developer guide, "Amazon S3 import formats for DynamoDB": the first line is the header
+    // unless HeaderList is given; "all columns other than the hash range and keys of your base
+    // table and secondary indexes are imported as DynamoDB strings"; quotes are escaped by
+    // doubling them.
+    let (client, root) = client_with_bucket();
+    let bucket = root.join("bkt");
+    std::fs::create_dir(bucket.join("csv")).unwrap();
+    std::fs::write(bucket.join("csv/a.csv"), "pk,count,title\n1,10,\"\"\"quoted\"\"\"\n2,20,plain\n3,30\n")
+        .unwrap();
+    let params = TableCreationParameters::builder()
+        .table_name("people")
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("pk")
+                .attribute_type(ScalarAttributeType::N)
+                .build()
+                .unwrap(),
+        )
+        .key_schema(KeySchemaElement::builder().attribute_name("pk").key_type(KeyType::Hash).build().unwrap())
+        .billing_mode(BillingMode::PayPerRequest)
+        .build()
+        .unwrap();
+    let out = import_request(&client, "bkt", Some("csv/"), InputFormat::Csv, params).send().await.unwrap();
+    let d = out.import_table_description().unwrap();
+    // The third record has two fields for a three-column header: an error, the others imported.
+    assert_eq!((d.processed_item_count(), d.imported_item_count(), d.error_count()), (3, 2, 1));
+    let got = client
+        .get_item()
+        .table_name("people")
+        .key("pk", aws_sdk_dynamodb::types::AttributeValue::N("1".into()))
+        .send()
+        .await
+        .unwrap();
+    let item = got.item().unwrap();
+    assert_eq!(item["count"], aws_sdk_dynamodb::types::AttributeValue::S("10".into()));
+    assert_eq!(item["title"], aws_sdk_dynamodb::types::AttributeValue::S("\"quoted\"".into()));
+}
+
+#[tokio::test]
+async fn a_csv_delimiter_outside_dynamodbs_set_is_refused() {
+    // API_CsvOptions: Delimiter "Pattern: [,;:|\t ]".
+    let (client, _root) = client_with_bucket();
+    let options = aws_sdk_dynamodb::types::InputFormatOptions::builder()
+        .csv(aws_sdk_dynamodb::types::CsvOptions::builder().delimiter("#").build())
+        .build();
+    let request = import_request(&client, "bkt", None, InputFormat::Csv, creation("people"));
+    let e = request.input_format_options(options).send().await.unwrap_err();
+    // The constraint text is the shape of every pattern constraint, with the API's pattern.
+    assert_eq!(
+        error(e.into()),
+        validation("1 validation error detected: Value '#' at 'inputFormatOptions.csv.delimiter' failed to satisfy constraint: Member must satisfy regular expression pattern: [,;:|\\t ]")
+    );
 }

@@ -13,17 +13,19 @@
 //! document without the `Item` wrapper is an error: FAILED, ErrorCount 1, the other items
 //! imported; only keys with the prefix are read).
 //!
-//! Not emulated: the CSV and ION formats and ZSTD compression (refused), and the CloudWatch
-//! log of bad items.
+//! CSV input is read as `csv.rs` describes. Not emulated: the ION format and ZSTD compression
+//! (refused), and the CloudWatch log of bad items.
 
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
-use monotable_types::Item;
+use monotable_types::{AttributeType, Item};
 use serde::Deserialize;
 
 use super::bucket::{bucket_dir, key_path, list_keys, NO_SUCH_BUCKET};
+use super::csv;
 use super::{job_id, page};
 use crate::api::*;
 use crate::engine::util::now_epoch;
@@ -36,6 +38,35 @@ use crate::{Error, ErrorKind};
 struct Document {
     #[serde(rename = "Item")]
     item: Item,
+}
+
+/// How the objects are written.
+enum Format {
+    DynamoDbJson,
+    /// CSV with this delimiter and, when given, the header of every object.
+    Csv {
+        delimiter: char,
+        header: Option<Vec<String>>,
+    },
+}
+
+/// The CSV options of `InputFormatOptions` (`{"Csv": {"Delimiter": ",", "HeaderList": [...]}}`).
+fn csv_options(c: &mut Constraints, options: Option<&serde_json::Value>) -> (char, Option<Vec<String>>) {
+    let csv = options.and_then(|o| o.get("Csv"));
+    let delimiter = csv.and_then(|c| c.get("Delimiter")).and_then(|d| d.as_str());
+    // API_CsvOptions: Delimiter "Fixed length of 1", pattern [,;:|\t ].
+    if let Some(d) = delimiter.filter(|d| d.chars().count() != 1 || !",;:|\t ".contains(*d)) {
+        c.fail(
+            d,
+            "inputFormatOptions.csv.delimiter",
+            "Member must satisfy regular expression pattern: [,;:|\\t ]",
+        );
+    }
+    let header = csv
+        .and_then(|c| c.get("HeaderList"))
+        .and_then(|h| h.as_array())
+        .map(|list| list.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect::<Vec<String>>());
+    (delimiter.and_then(|d| d.chars().next()).unwrap_or(','), header)
 }
 
 /// What reading the objects did.
@@ -82,14 +113,19 @@ pub(in crate::engine) fn import_table(
     c.one_of(input.input_format.as_deref(), "inputFormat", &["DYNAMODB_JSON", "ION", "CSV"]);
     c.one_of(input.input_compression_type.as_deref(), "inputCompressionType", &["GZIP", "ZSTD", "NONE"]);
     c.not_null("tableCreationParameters", input.table_creation_parameters.is_some());
+    let (delimiter, header) = csv_options(&mut c, input.input_format_options.as_ref());
     c.finish()?;
     let format = input.input_format.clone().unwrap_or_default();
     let compression = input.input_compression_type.clone().unwrap_or_else(|| "NONE".into());
-    if format != "DYNAMODB_JSON" || compression == "ZSTD" {
+    if format == "ION" || compression == "ZSTD" {
         return Err(Error::validation(format!(
-            "monotable imports only DYNAMODB_JSON, uncompressed or GZIP, not {format} with {compression}"
+            "monotable imports only DYNAMODB_JSON and CSV, uncompressed or GZIP, not {format} with {compression}"
         )));
     }
+    let reading = match format.as_str() {
+        "CSV" => Format::Csv { delimiter, header },
+        _ => Format::DynamoDbJson,
+    };
     let params = input.table_creation_parameters.clone().unwrap_or_default();
     let start = now_epoch();
     let created = crate::engine::control::create_table(inner, create_input(&params))?;
@@ -122,7 +158,16 @@ pub(in crate::engine) fn import_table(
         }
         Some(bucket) => {
             let prefix = source.s3_key_prefix.clone().unwrap_or_default();
-            let counts = read_objects(inner, &name, &bucket, &prefix, compression == "GZIP")?;
+            let types: HashMap<String, AttributeType> = table
+                .attribute_definitions
+                .iter()
+                .flatten()
+                .filter_map(|a| {
+                    Some((a.attribute_name.clone()?, AttributeType::parse(a.attribute_type.as_deref()?)?))
+                })
+                .collect();
+            let counts =
+                read_objects(inner, &name, &bucket, &prefix, compression == "GZIP", &reading, &types)?;
             d.processed_item_count = Some(counts.processed);
             d.imported_item_count = Some(counts.imported);
             d.error_count = Some(counts.errors);
@@ -145,6 +190,8 @@ fn read_objects(
     bucket: &Path,
     prefix: &str,
     gzip: bool,
+    format: &Format,
+    types: &HashMap<String, AttributeType>,
 ) -> Result<Counts, Error> {
     let io = |e: std::io::Error| Error::internal(format!("reading the bucket: {e}"));
     let mut counts = Counts::default();
@@ -162,16 +209,16 @@ fn read_objects(
         } else {
             raw
         };
-        for document in serde_json::Deserializer::from_slice(&text).into_iter::<serde_json::Value>() {
+        let items: Vec<Result<Item, String>> = match format {
+            Format::DynamoDbJson => json_items(&text),
+            Format::Csv { delimiter, header } => csv_items(&text, *delimiter, header.as_deref(), types),
+        };
+        for item in items {
             counts.processed += 1;
-            let item = match document
-                .map_err(|e| e.to_string())
-                .and_then(|v| serde_json::from_value::<Document>(v).map_err(|e| e.to_string()))
-            {
-                Ok(d) => d.item,
+            let item = match item {
+                Ok(item) => item,
                 Err(e) => {
                     counts.error(format!("{key}: {e}"));
-                    // A syntax error ends the object: the rest of it cannot be read.
                     continue;
                 }
             };
@@ -188,6 +235,46 @@ fn read_objects(
         }
     }
     Ok(counts)
+}
+
+/// The `{"Item": ...}` documents of one object; a syntax error ends the object.
+fn json_items(text: &[u8]) -> Vec<Result<Item, String>> {
+    let mut items = Vec::new();
+    for document in serde_json::Deserializer::from_slice(text).into_iter::<serde_json::Value>() {
+        match document {
+            Ok(v) => {
+                items.push(serde_json::from_value::<Document>(v).map(|d| d.item).map_err(|e| e.to_string()))
+            }
+            Err(e) => {
+                items.push(Err(e.to_string()));
+                break;
+            }
+        }
+    }
+    items
+}
+
+/// The data records of one CSV object as items; an unreadable object is one error.
+fn csv_items(
+    text: &[u8],
+    delimiter: char,
+    header: Option<&[String]>,
+    types: &HashMap<String, AttributeType>,
+) -> Vec<Result<Item, String>> {
+    let parsed =
+        std::str::from_utf8(text).map_err(|e| e.to_string()).and_then(|t| csv::records(t, delimiter));
+    let mut records = match parsed {
+        Ok(records) => records.into_iter(),
+        Err(e) => return vec![Err(e)],
+    };
+    let header: Vec<String> = match header {
+        Some(h) => h.to_vec(),
+        None => match records.next() {
+            Some(first) => first,
+            None => return Vec::new(),
+        },
+    };
+    records.map(|record| csv::item(&header, &record, types)).collect()
 }
 
 pub(in crate::engine) fn describe_import(

@@ -12,6 +12,7 @@
 //! imports read DynamoDB JSON items from every object under a key prefix (`import.rs`).
 
 mod bucket;
+mod csv;
 mod export;
 mod import;
 
