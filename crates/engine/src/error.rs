@@ -28,6 +28,7 @@ pub enum ErrorKind {
     PointInTimeRecoveryUnavailable,
     ExportNotFound,
     ImportNotFound,
+    InvalidExportTime,
 }
 
 impl ErrorKind {
@@ -52,6 +53,7 @@ impl ErrorKind {
             ErrorKind::PointInTimeRecoveryUnavailable => "PointInTimeRecoveryUnavailableException",
             ErrorKind::ExportNotFound => "ExportNotFoundException",
             ErrorKind::ImportNotFound => "ImportNotFoundException",
+            ErrorKind::InvalidExportTime => "InvalidExportTimeException",
         }
     }
 

@@ -394,3 +394,29 @@ async fn a_csv_delimiter_outside_dynamodbs_set_is_refused() {
         validation("1 validation error detected: Value '#' at 'inputFormatOptions.csv.delimiter' failed to satisfy constraint: Member must satisfy regular expression pattern: [,;:|\\t ]")
     );
 }
+
+#[tokio::test]
+async fn export_requests_are_validated_as_dynamodb_validates_them() {
+    // ScyllaDB test/alternator/test_export.py (run against DynamoDB): the exportFormat text with
+    // DynamoDB's enum order; "Export Time is invalid" for a time before the table existed. The
+    // s3Bucket pattern is API_ExportTableToPointInTime's, in the shape of every pattern error.
+    let (client, _root) = client_with_bucket();
+    table_with_items(&client, true).await;
+    let export = || client.export_table_to_point_in_time().table_arn(arn("src")).s3_bucket("bkt");
+    let e = export().export_format(ExportFormat::from("QWERTY")).send().await.unwrap_err();
+    assert_eq!(
+        error(e.into()),
+        validation("1 validation error detected: Value 'QWERTY' at 'exportFormat' failed to satisfy constraint: Member must satisfy enum value set: [ION, DYNAMODB_JSON]")
+    );
+    let e = export().s3_bucket("").send().await.unwrap_err();
+    assert_eq!(
+        error(e.into()),
+        validation("1 validation error detected: Value '' at 's3Bucket' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$")
+    );
+    let week_ago = aws_sdk_dynamodb::primitives::DateTime::from_secs(
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64
+            - 7 * 86_400,
+    );
+    let e = export().export_time(week_ago).send().await.unwrap_err();
+    assert_eq!(error(e.into()), ("InvalidExportTimeException".into(), "Export Time is invalid".into()));
+}

@@ -66,6 +66,19 @@ struct ManifestSummary<'a> {
     export_type: &'a str,
 }
 
+/// `^[a-z0-9A-Z]+[\.\-\w]*[a-z0-9A-Z]+$`: letters and digits at both ends, letters,
+/// digits, `.`, `-` and `_` between, at least two characters.
+fn is_bucket_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let middle = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_');
+    match (bytes.first(), bytes.last()) {
+        (Some(first), Some(last)) if bytes.len() >= 2 => {
+            first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric() && bytes.iter().all(middle)
+        }
+        _ => false,
+    }
+}
+
 fn io_failure(e: std::io::Error) -> (String, String) {
     ("UNKNOWN".to_owned(), e.to_string())
 }
@@ -77,7 +90,22 @@ pub(in crate::engine) fn export_table_to_point_in_time(
     let mut c = Constraints::default();
     c.not_null("tableArn", input.table_arn.is_some());
     c.not_null("s3Bucket", input.s3_bucket.is_some());
-    c.one_of(input.export_format.as_deref(), "exportFormat", &["DYNAMODB_JSON", "ION"]);
+    if let Some(bucket) = input.s3_bucket.as_deref() {
+        // API_ExportTableToPointInTime: S3Bucket "Maximum length of 255", pattern below.
+        if bucket.len() > 255 {
+            c.fail(bucket, "s3Bucket", "Member must have length less than or equal to 255");
+        }
+        if !is_bucket_name(bucket) {
+            c.fail(
+                bucket,
+                "s3Bucket",
+                "Member must satisfy regular expression pattern: ^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$",
+            );
+        }
+    }
+    // The enum set in DynamoDB's order (ScyllaDB test_export.py, verified against DynamoDB:
+    // "Member must satisfy enum value set: [ION, DYNAMODB_JSON]").
+    c.one_of(input.export_format.as_deref(), "exportFormat", &["ION", "DYNAMODB_JSON"]);
     c.one_of(input.export_type.as_deref(), "exportType", &["FULL_EXPORT", "INCREMENTAL_EXPORT"]);
     c.one_of(input.s3_sse_algorithm.as_deref(), "s3SseAlgorithm", &["AES256", "KMS"]);
     c.finish()?;
@@ -89,6 +117,13 @@ pub(in crate::engine) fn export_table_to_point_in_time(
             ErrorKind::PointInTimeRecoveryUnavailable,
             format!("Point in time recovery is not enabled for table '{}'", table.name),
         ));
+    }
+    // An ExportTime outside the recovery window (ScyllaDB test_export.py, verified against
+    // DynamoDB: one before the table existed is InvalidExportTimeException "Export Time is
+    // invalid"); monotable also refuses one in the future.
+    let earliest = table.meta.lock().sub.pitr.as_ref().map_or(0.0, |p| p.enabled_at);
+    if input.export_time.is_some_and(|t| t < earliest.floor() || t > now_epoch()) {
+        return Err(Error::new(ErrorKind::InvalidExportTime, "Export Time is invalid"));
     }
     let format = input.export_format.clone().unwrap_or_else(|| "DYNAMODB_JSON".into());
     let export_type = input.export_type.clone().unwrap_or_else(|| "FULL_EXPORT".into());
