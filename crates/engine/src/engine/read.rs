@@ -189,8 +189,7 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
     let mut last: Option<Item> = None;
     let mut error: Option<Error> = None;
     let order_pk = &t.order_key().pk.name;
-    // LSI reads of attributes outside the projection fetch the base item.
-    let fetch_base = page.select == Select::AllAttributes && t.index.as_ref().is_some_and(|i| !i.global);
+    let fetch_base = needs_base_item(&page);
     t.keyspace().scan(&page.range, &mut |_, stored| {
         if let Some((seg, total)) = page.segment {
             if segment_of(stored.get(order_pk), total) != seg {
@@ -214,8 +213,13 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
         bytes += item_size(&item);
         if page.filter.as_ref().is_none_or(|f| f.eval(&item)) {
             count += 1;
-            if page.select != Select::Count {
-                items.push(project(Arc::clone(&item), page.projection.as_ref()));
+            match (page.select, &t.index) {
+                (Select::Count, _) => {}
+                // A base item fetched only for the filter still answers with the index's attributes.
+                (Select::AllProjected, Some(index)) if fetch_base => {
+                    items.push(index.project(&t.schema.key, &item))
+                }
+                _ => items.push(project(Arc::clone(&item), page.projection.as_ref())),
             }
         }
         let full = page.limit.is_some_and(|l| scanned as usize >= l) || bytes >= PAGE_BYTES;
@@ -236,6 +240,31 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
         last,
         consumed: capacity::for_read(page.report, &t.table.name, index, units),
     })
+}
+
+/// True when a page over a local secondary index must read each matching item from the base
+/// table: `Select=ALL_ATTRIBUTES`, or a projection or filter naming an attribute the index does
+/// not hold. DynamoDB does the same fetch for LSIs and charges its read capacity ("If you query
+/// or scan a local secondary index and request only attributes that are projected into that
+/// index, the operation will read only the index and not the table. If any of the requested
+/// attributes are not projected into the local secondary index, DynamoDB fetches each of these
+/// attributes from the parent table", API_Query, `Select`). A global index never fetches.
+fn needs_base_item(page: &Page<'_>) -> bool {
+    let t = page.target;
+    let Some(index) = t.index.as_ref().filter(|i| !i.global) else { return false };
+    if index.projection == crate::table::ProjectionKind::All {
+        return false;
+    }
+    if page.select == Select::AllAttributes {
+        return true;
+    }
+    let held = |path: &monotable_expr::Path| match path.first() {
+        Some(monotable_expr::PathElement::Attribute(name)) => index.holds(&t.schema.key, name),
+        _ => true,
+    };
+    let projected = page.projection.as_ref().is_none_or(|p| p.paths.iter().all(held));
+    let filtered = page.filter.as_ref().is_none_or(|f| f.paths().into_iter().all(held));
+    !(projected && filtered)
 }
 
 /// True when `key` lies within `range` (either direction).
@@ -341,6 +370,28 @@ fn to_start(end: Bound<Vec<u8>>) -> Bound<Vec<u8>> {
     }
 }
 
+/// DynamoDB refuses a Query filter that reads a key attribute of the keyspace queried (the
+/// index's key for an index query), naming the partition key before the sort key. Sources:
+/// dynalite's `query.js` and its recorded test "should return ValidationException if querying
+/// range table with hash key in QueryFilter"; the message as DynamoDB returns it in user reports
+/// ("Filter Expression can only contain non-primary key attributes: Primary key attribute: SK").
+fn check_filter_keys(order: &KeySchema, filter: Option<&Condition>, parameter: &str) -> Result<(), Error> {
+    let Some(filter) = filter else { return Ok(()) };
+    let paths = filter.paths();
+    for attr in order.attrs() {
+        let named = paths
+            .iter()
+            .any(|p| matches!(p.first(), Some(monotable_expr::PathElement::Attribute(a)) if *a == attr.name));
+        if named {
+            return Err(Error::validation(format!(
+                "{parameter} can only contain non-primary key attributes: Primary key attribute: {}",
+                attr.name
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn read_constraints(
     c: &mut Constraints,
     table: Option<&str>,
@@ -438,6 +489,8 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
         None => input.attributes_to_get.as_deref().map(legacy::attributes_to_get).transpose()?,
     };
     params.finish().map_err(expr_err)?;
+    let filter_name = if input.filter_expression.is_some() { "Filter Expression" } else { "QueryFilter" };
+    check_filter_keys(&order, filter.as_ref(), filter_name)?;
     let select = select(input.select.as_deref(), projection.is_some(), &target)?;
     let reverse = input.scan_index_forward == Some(false);
     let range = key_range(&order, &kc, reverse)?;

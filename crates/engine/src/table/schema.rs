@@ -104,6 +104,17 @@ impl Index {
         }
     }
 
+    /// True when the index's entries hold the top-level attribute `name`.
+    pub fn holds(&self, table_key: &KeySchema, name: &str) -> bool {
+        match &self.projection {
+            ProjectionKind::All => true,
+            ProjectionKind::KeysOnly => table_key.is_key(name) || self.key.is_key(name),
+            ProjectionKind::Include(extra) => {
+                table_key.is_key(name) || self.key.is_key(name) || extra.iter().any(|e| e == name)
+            }
+        }
+    }
+
     /// The attributes of `item` the index holds.
     pub fn project(&self, table_key: &KeySchema, item: &Arc<Item>) -> Arc<Item> {
         match &self.projection {
