@@ -199,3 +199,120 @@ async fn query_filter_on_a_key_attribute_is_refused() {
         Some("QueryFilter can only contain non-primary key attributes: Primary key attribute: sk")
     );
 }
+
+/// One Select rule: index, Select, ProjectionExpression, AttributesToGet, the message ("" when
+/// accepted) and whether Query wraps it in the constraint envelope.
+type SelectCase =
+    (Option<&'static str>, Option<Select>, Option<&'static str>, Option<&'static str>, &'static str, bool);
+
+/// A table `sel` (pk) with a KEYS_ONLY GSI `by_g` on `g`, for Select's rules.
+async fn select_table() -> Client {
+    let client = monotable_embedded::client();
+    let gsi = aws_sdk_dynamodb::types::GlobalSecondaryIndex::builder()
+        .index_name("by_g")
+        .key_schema(element("g", KeyType::Hash))
+        .projection(Projection::builder().projection_type(ProjectionType::KeysOnly).build())
+        .build()
+        .expect("gsi");
+    client
+        .create_table()
+        .table_name("sel")
+        .attribute_definitions(attr("pk"))
+        .attribute_definitions(attr("g"))
+        .key_schema(element("pk", KeyType::Hash))
+        .global_secondary_indexes(gsi)
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .expect("create table");
+    client
+}
+
+/// Sends a Query (on `pk`, or on `g` for the index) or a Scan and returns its error text, or
+/// "" when it succeeds.
+async fn read_error(
+    client: &Client,
+    query: bool,
+    index: Option<&str>,
+    select: Option<Select>,
+    projection: Option<&str>,
+    attributes_to_get: Option<&str>,
+) -> String {
+    let key = if index.is_some() { "g" } else { "pk" };
+    let result = if query {
+        let mut q = client
+            .query()
+            .table_name("sel")
+            .set_index_name(index.map(str::to_string))
+            .set_select(select)
+            .set_projection_expression(projection.map(str::to_string))
+            .set_attributes_to_get(attributes_to_get.map(|a| vec![a.to_string()]));
+        q = if attributes_to_get.is_some() {
+            q.key_conditions(
+                key,
+                aws_sdk_dynamodb::types::Condition::builder()
+                    .comparison_operator(aws_sdk_dynamodb::types::ComparisonOperator::Eq)
+                    .attribute_value_list(s("v"))
+                    .build()
+                    .expect("condition"),
+            )
+        } else {
+            q.key_condition_expression(format!("{key} = :v")).expression_attribute_values(":v", s("v"))
+        };
+        q.send()
+            .await
+            .map(|_| ())
+            .map_err(|e| e.into_service_error().meta().message().unwrap_or("").to_string())
+    } else {
+        client
+            .scan()
+            .table_name("sel")
+            .set_index_name(index.map(str::to_string))
+            .set_select(select)
+            .set_projection_expression(projection.map(str::to_string))
+            .set_attributes_to_get(attributes_to_get.map(|a| vec![a.to_string()]))
+            .send()
+            .await
+            .map(|_| ())
+            .map_err(|e| e.into_service_error().meta().message().unwrap_or("").to_string())
+    };
+    result.err().unwrap_or_default()
+}
+
+// Source: moto's AWS-verified Select tests (tests/test_dynamodb, recorded against DynamoDB):
+// `test_specific_attributes_requires_attribute_selection`,
+// `test_projection_expression_rejected_for_non_specific_select`,
+// `test_attributes_to_get_rejected_for_non_specific_select`,
+// `test_all_projected_attributes_rejected_for_table`, `test_all_attributes_rejected_for_keys_only_gsi`.
+// Query wraps the table-independent Select errors in "1 validation error detected: ", Scan
+// does not; the GSI rule reads the same for both.
+#[tokio::test]
+async fn select_errors_read_as_dynamodb_words_them_for_query_and_scan() {
+    let client = select_table().await;
+    let gsi_all = "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index by_g because its projection type is not ALL";
+    // (index, Select, ProjectionExpression, AttributesToGet, message without the envelope, enveloped for Query)
+    let cases: [SelectCase; 11] = [
+        (None, Some(Select::SpecificAttributes), None, None, "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES", true),
+        (None, Some(Select::SpecificAttributes), Some("pk"), None, "", false),
+        (None, Some(Select::AllProjectedAttributes), None, None, "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName", true),
+        (Some("by_g"), Some(Select::AllAttributes), Some("g"), None, "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES", true),
+        (Some("by_g"), Some(Select::AllProjectedAttributes), Some("g"), None, "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES", true),
+        (Some("by_g"), Some(Select::Count), Some("g"), None, "Cannot specify the ProjectionExpression when choosing to get only the Count", true),
+        (Some("by_g"), Some(Select::AllAttributes), None, Some("g"), "Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES", true),
+        (Some("by_g"), Some(Select::Count), None, Some("g"), "Cannot specify the AttributesToGet when choosing to get only the Count", true),
+        (Some("by_g"), Some(Select::SpecificAttributes), None, Some("g"), "", false),
+        (Some("by_g"), Some(Select::AllProjectedAttributes), None, None, "", false),
+        (Some("by_g"), Some(Select::AllAttributes), None, None, gsi_all, false),
+    ];
+    for (index, select, projection, attributes_to_get, want, enveloped) in cases {
+        for query in [true, false] {
+            let got = read_error(&client, query, index, select.clone(), projection, attributes_to_get).await;
+            let want = if query && enveloped {
+                format!("1 validation error detected: {want}")
+            } else {
+                want.to_string()
+            };
+            assert_eq!(got, want, "query={query} {index:?} {select:?} {projection:?} {attributes_to_get:?}");
+        }
+    }
+}

@@ -120,9 +120,42 @@ enum Select {
     Count,
 }
 
-fn select(value: Option<&str>, has_projection: bool, target: &Target) -> Result<Select, Error> {
+/// Which parameter a read's projection came from, for Select's messages.
+#[derive(Clone, Copy)]
+enum ProjectionSource {
+    Expression,
+    AttributesToGet,
+}
+
+impl ProjectionSource {
+    fn of(expression: bool, attributes_to_get: bool) -> Option<ProjectionSource> {
+        match (expression, attributes_to_get) {
+            (true, _) => Some(ProjectionSource::Expression),
+            (false, true) => Some(ProjectionSource::AttributesToGet),
+            (false, false) => None,
+        }
+    }
+}
+
+/// Resolves `Select` against the projection and the target, with DynamoDB's messages. Query
+/// reports the table-independent Select errors inside the `1 validation error detected: `
+/// envelope and Scan reports them bare (`query` tells which); the GSI rule has one text for
+/// both. Source: moto's AWS-verified tests `test_specific_attributes_requires_attribute_selection`,
+/// `test_projection_expression_rejected_for_non_specific_select`,
+/// `test_attributes_to_get_rejected_for_non_specific_select`,
+/// `test_all_projected_attributes_rejected_for_table` and
+/// `test_all_attributes_rejected_for_keys_only_gsi`, recorded against DynamoDB in 2025–2026.
+fn select(
+    value: Option<&str>,
+    projection: Option<ProjectionSource>,
+    target: &Target,
+    query: bool,
+) -> Result<Select, Error> {
+    let envelope = |text: String| {
+        Error::validation(if query { format!("1 validation error detected: {text}") } else { text })
+    };
     let s = match value {
-        None if has_projection => Select::Specific,
+        None if projection.is_some() => Select::Specific,
         None if target.index.is_some() => Select::AllProjected,
         None => Select::AllAttributes,
         Some("ALL_ATTRIBUTES") => Select::AllAttributes,
@@ -130,14 +163,30 @@ fn select(value: Option<&str>, has_projection: bool, target: &Target) -> Result<
         Some("SPECIFIC_ATTRIBUTES") => Select::Specific,
         Some(_) => Select::Count,
     };
-    if has_projection && s != Select::Specific {
-        return Err(Error::validation(
-            "Cannot specify the ProjectionExpression or AttributesToGet when choosing to get ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT",
-        ));
+    match (s, projection) {
+        (Select::Specific, None) => {
+            return Err(envelope(
+                "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
+                    .into(),
+            ))
+        }
+        (Select::Specific, Some(_)) | (_, None) => {}
+        (other, Some(source)) => {
+            let parameter = match source {
+                ProjectionSource::Expression => "ProjectionExpression",
+                ProjectionSource::AttributesToGet => "AttributesToGet",
+            };
+            let what = match other {
+                Select::AllAttributes => "ALL_ATTRIBUTES",
+                Select::AllProjected => "ALL_PROJECTED_ATTRIBUTES",
+                _ => "only the Count",
+            };
+            return Err(envelope(format!("Cannot specify the {parameter} when choosing to get {what}")));
+        }
     }
     if s == Select::AllProjected && target.index.is_none() {
-        return Err(Error::validation(
-            "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
+        return Err(envelope(
+            "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName".into(),
         ));
     }
     if let (Select::AllAttributes, Some(i)) = (s, &target.index) {
@@ -491,7 +540,9 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
     params.finish().map_err(expr_err)?;
     let filter_name = if input.filter_expression.is_some() { "Filter Expression" } else { "QueryFilter" };
     check_filter_keys(&order, filter.as_ref(), filter_name)?;
-    let select = select(input.select.as_deref(), projection.is_some(), &target)?;
+    let source =
+        ProjectionSource::of(input.projection_expression.is_some(), input.attributes_to_get.is_some());
+    let select = select(input.select.as_deref(), source, &target, true)?;
     let reverse = input.scan_index_forward == Some(false);
     let range = key_range(&order, &kc, reverse)?;
     let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
@@ -591,7 +642,9 @@ pub(super) fn scan(inner: &Inner, input: ScanInput) -> Result<ScanOutput, Error>
     params.finish().map_err(expr_err)?;
     let consistent = input.consistent_read == Some(true);
     let target = target(inner, input.table_name.as_deref(), input.index_name.as_deref(), consistent)?;
-    let select = select(input.select.as_deref(), projection.is_some(), &target)?;
+    let source =
+        ProjectionSource::of(input.projection_expression.is_some(), input.attributes_to_get.is_some());
+    let select = select(input.select.as_deref(), source, &target, false)?;
     let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
     let range = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
     let result = run_page(Page {
