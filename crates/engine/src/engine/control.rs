@@ -378,6 +378,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
         return Err(Error::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
     }
 
+    super::tags::check_tags(input.tags.as_deref().unwrap_or_default())?;
     let table_id = uuid::Uuid::new_v4().to_string();
     let arn = format!("{ARN_PREFIX}{name}");
     let now = now_epoch();

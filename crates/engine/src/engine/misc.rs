@@ -36,15 +36,19 @@ pub(super) fn tag_resource(inner: &Inner, input: TagResourceInput) -> Result<Tag
     if tags.is_empty() {
         return Err(Error::validation("Atleast one Tag needs to be provided as Input."));
     }
+    super::tags::check_tags(&tags)?;
     {
+        // The merged set is built aside so that a refused request leaves the tags unchanged.
         let mut meta = table.meta.lock();
+        let mut merged = meta.tags.clone();
         for t in tags {
-            meta.tags.retain(|x| x.key != t.key);
-            meta.tags.push(t);
+            merged.retain(|x| x.key != t.key);
+            merged.push(t);
         }
-        if meta.tags.len() > 50 {
+        if merged.len() > 50 {
             return Err(Error::new(ErrorKind::LimitExceeded, "Tag limit exceeded"));
         }
+        meta.tags = merged;
     }
     save(inner, &table)?;
     Ok(TagResourceOutput {})
@@ -55,6 +59,9 @@ pub(super) fn untag_resource(inner: &Inner, input: UntagResourceInput) -> Result
     let keys = input.tag_keys.unwrap_or_default();
     if keys.is_empty() {
         return Err(Error::validation("Atleast one Tag Key needs to be provided as Input."));
+    }
+    for key in &keys {
+        super::tags::check_key(Some(key))?;
     }
     table.meta.lock().tags.retain(|t| !keys.iter().any(|k| Some(k) == t.key.as_ref()));
     save(inner, &table)?;
@@ -77,17 +84,39 @@ pub(super) fn update_time_to_live(
     let mut c = Constraints::default();
     c.name(input.table_name.as_deref(), "tableName", true);
     c.not_null("timeToLiveSpecification", input.time_to_live_specification.is_some());
+    // DynamoDB lists attributeName's errors before enabled's, and the name must be 1 to 255
+    // characters (ack-api-quirks DDB-TABLE-457, verified 2026-10-09: `ttl_empty_struct`,
+    // `ttl_attr_empty_string`).
     if let Some(s) = &input.time_to_live_specification {
+        let path = "timeToLiveSpecification.attributeName";
+        match s.attribute_name.as_deref() {
+            None => c.not_null(path, false),
+            Some("") => c.fail("", path, "Member must have length greater than or equal to 1"),
+            Some(name) if name.chars().count() > 255 => {
+                c.fail(name, path, "Member must have length less than or equal to 255")
+            }
+            Some(_) => {}
+        }
         c.not_null("timeToLiveSpecification.enabled", s.enabled.is_some());
-        c.not_null("timeToLiveSpecification.attributeName", s.attribute_name.is_some());
     }
     c.finish()?;
     let table = control_table(inner, input.table_name.as_deref())?;
     let spec = input.time_to_live_specification.unwrap_or_default();
     {
         let mut meta = table.meta.lock();
-        let enabled_now = meta.ttl.as_ref().is_some_and(|t| t.enabled == Some(true));
-        match (enabled_now, spec.enabled == Some(true)) {
+        let current =
+            meta.ttl.as_ref().filter(|t| t.enabled == Some(true)).and_then(|t| t.attribute_name.clone());
+        // While TTL is on, a request naming another attribute (to enable or to disable) is
+        // refused first; recorded against DynamoDB in ack-api-quirks ("UpdateTimeToLive
+        // (Enabled=true, other attr) -> ValidationException 'TimeToLive is active on a different
+        // AttributeName: current AttributeName is ttl_a'"; the same check precedes "already
+        // enabled").
+        if let Some(current) = current.as_deref().filter(|c| Some(*c) != spec.attribute_name.as_deref()) {
+            return Err(Error::validation(format!(
+                "TimeToLive is active on a different AttributeName: current AttributeName is {current}"
+            )));
+        }
+        match (current.is_some(), spec.enabled == Some(true)) {
             (true, true) => return Err(Error::validation("TimeToLive is already enabled")),
             (false, false) => return Err(Error::validation("TimeToLive is already disabled")),
             _ => {}

@@ -11,6 +11,7 @@ mod legacy;
 mod misc;
 mod policy;
 mod read;
+mod tags;
 mod throughput;
 mod transact;
 mod transfer;
