@@ -224,6 +224,35 @@ pub(super) fn transact_write_items(
         if items.is_empty() {
             c.fail("[]", "transactItems", "Member must have length greater than or equal to 1");
         }
+        // Each action's ReturnValuesOnConditionCheckFailure is an enum member of the request,
+        // checked with the other constraints (API_TransactWriteItems: Valid Values ALL_OLD | NONE).
+        for (n, item) in items.iter().enumerate() {
+            let actions = [
+                (
+                    "conditionCheck",
+                    item.condition_check
+                        .as_ref()
+                        .and_then(|x| x.return_values_on_condition_check_failure.as_deref()),
+                ),
+                (
+                    "put",
+                    item.put.as_ref().and_then(|x| x.return_values_on_condition_check_failure.as_deref()),
+                ),
+                (
+                    "delete",
+                    item.delete.as_ref().and_then(|x| x.return_values_on_condition_check_failure.as_deref()),
+                ),
+                (
+                    "update",
+                    item.update.as_ref().and_then(|x| x.return_values_on_condition_check_failure.as_deref()),
+                ),
+            ];
+            for (member, value) in actions {
+                let path =
+                    format!("transactItems.{}.member.{member}.returnValuesOnConditionCheckFailure", n + 1);
+                c.one_of(value, &path, &["ALL_OLD", "NONE"]);
+            }
+        }
     }
     if let Some(t) = &input.client_request_token {
         if t.is_empty() || t.len() > 36 {
