@@ -9,6 +9,7 @@
 //! | everything of an org in one Query         | table | `ORG#{org_id}` (collection)                   |
 //! | records by status, oldest change first    | GSI1  | `ORG#{org_id}#STATUS#{status}` / `RECORD#{updated}#{id}` |
 
+use monotable::design::{AccessPattern, Operation, SortOp, TABLE};
 use monotable::{
     authenticate, Collection, Conventions, CursorKey, Entity, Error, JwtVerifier, Keys, Page, Query, Sort,
     Table, TableName, Update,
@@ -119,10 +120,10 @@ pub async fn list_by_status(
         .await
 }
 
-/// Runs the example on any client.
-pub async fn run(client: monotable::dynamodb::Client) -> Result<Report, Error> {
+/// The application's table, with its access patterns (checked against `design.yaml`).
+pub async fn table(client: monotable::dynamodb::Client) -> Result<Table, Error> {
     std::env::set_var("EXAMPLE_ORGS_TABLE", "acme-dev-ledger");
-    let table = Table::builder(client)
+    Table::builder(client)
         .conventions(Conventions::lower())
         .name(TableName::env("EXAMPLE_ORGS_TABLE"))
         .gsi(1)
@@ -130,9 +131,61 @@ pub async fn run(client: monotable::dynamodb::Client) -> Result<Report, Error> {
         .entity::<Record>()
         .entity::<Declaration>()
         .entity::<Document>()
+        .design_names("acme", "ledger", "ledger")
+        .access_pattern(AccessPattern::write("create-org", Operation::Put, "Org", "ORG#{org_id}", "PROFILE"))
+        .access_pattern(AccessPattern::write(
+            "create-record",
+            Operation::Put,
+            "Record",
+            "ORG#{org_id}",
+            "RECORD#{id}",
+        ))
+        .access_pattern(AccessPattern::write(
+            "update-record",
+            Operation::Update,
+            "Record",
+            "ORG#{org_id}",
+            "RECORD#{id}",
+        ))
+        .access_pattern(AccessPattern::write(
+            "create-declaration",
+            Operation::Put,
+            "Declaration",
+            "ORG#{org_id}",
+            "DECL#{period}",
+        ))
+        .access_pattern(AccessPattern::write(
+            "create-document",
+            Operation::Put,
+            "Document",
+            "ORG#{org_id}",
+            "DOC#{doc_id}",
+        ))
+        .access_pattern(
+            AccessPattern::query("list-records-by-status", "gsi1", "ORG#{org_id}#STATUS#{status}")
+                .of("Record"),
+        )
+        .access_pattern(
+            AccessPattern::query("list-declarations-of-year", TABLE, "ORG#{org_id}")
+                .of("Declaration")
+                .sort(SortOp::BeginsWith, "DECL#{period}"),
+        )
+        .access_pattern(
+            AccessPattern::query("org-partition", TABLE, "ORG#{org_id}")
+                .of("Org")
+                .of("Record")
+                .of("Declaration")
+                .of("Document")
+                .collection(),
+        )
         .cursor_key(CursorKey::new(b"example-orgs-cursor-key-32-bytes")?)
         .build()
-        .await?;
+        .await
+}
+
+/// Runs the example on any client.
+pub async fn run(client: monotable::dynamodb::Client) -> Result<Report, Error> {
+    let table = table(client).await?;
     table.create_for_development().await?;
 
     let bearer = token("ann", &["acme"]);
@@ -204,6 +257,12 @@ pub async fn run(client: monotable::dynamodb::Client) -> Result<Report, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn code_matches_the_checked_in_design() {
+        let table = table(monotable::embedded::client()).await.unwrap();
+        monotable::design::assert_matches_file(&table, concat!(env!("CARGO_MANIFEST_DIR"), "/design.yaml"));
+    }
 
     #[tokio::test]
     async fn scenario_runs_on_the_embedded_engine() {

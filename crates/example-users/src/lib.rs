@@ -12,6 +12,7 @@
 //!
 //! Post ids are time-ordered (`2024-05-01T10:00:00Z-<n>`), so the sort key orders posts by time.
 
+use monotable::design::{AccessPattern, Operation, SortOp, TABLE};
 use monotable::{
     authenticate, AuthContext, Collection, Conventions, CursorKey, Entity, Error, Keys, Mint, Page, Query,
     Sort, Table, TableName, Verifier,
@@ -88,6 +89,58 @@ pub async fn table(client: monotable::dynamodb::Client, name: &str) -> Result<Ta
         .entity::<User>()
         .entity::<Post>()
         .entity::<Comment>()
+        .design_names("example", "users", "users")
+        .access_pattern(AccessPattern::get("get-user", "User", "USER#{user_id}", "PROFILE"))
+        .access_pattern(AccessPattern::write(
+            "create-user",
+            Operation::TransactWrite,
+            "User",
+            "USER#{user_id}",
+            "PROFILE",
+        ))
+        .access_pattern(AccessPattern::write(
+            "create-post",
+            Operation::Put,
+            "Post",
+            "USER#{user_id}",
+            "POST#{post_id}",
+        ))
+        .access_pattern(AccessPattern::write(
+            "create-comment",
+            Operation::Put,
+            "Comment",
+            "USER#{user_id}",
+            "COMMENT#{post_id}#{comment_id}",
+        ))
+        .access_pattern(
+            AccessPattern::query("list-posts", TABLE, "USER#{user_id}")
+                .of("Post")
+                .sort(SortOp::BeginsWith, "POST#"),
+        )
+        .access_pattern(
+            AccessPattern::query("list-comments-on-post", TABLE, "USER#{user_id}")
+                .of("Comment")
+                .sort(SortOp::BeginsWith, "COMMENT#{post_id}"),
+        )
+        .access_pattern(
+            AccessPattern::query("user-partition", TABLE, "USER#{user_id}")
+                .of("User")
+                .of("Post")
+                .of("Comment")
+                .collection(),
+        )
+        .access_pattern(
+            AccessPattern::query("get-user-by-email", "GSI1", "EMAIL#{email}")
+                .of("User")
+                .sort(SortOp::Eq, "USER")
+                .admin(),
+        )
+        .access_pattern(AccessPattern::query("list-users", "GSI2", "USERS").of("User").admin())
+        .accept(
+            "MT004",
+            "User.GSI2",
+            "admin-only listing of a small user base; one partition is enough (S14)",
+        )
         .cursor_key(CursorKey::new(b"example-users-cursor-key-32bytes")?)
         .build()
         .await
@@ -198,6 +251,12 @@ mod tests {
         assert_eq!(report.partition_items, 1 + 3 + 2);
         assert_eq!(report.admin_pages, vec![vec!["alice", "bob"], vec!["carol"]]);
         assert!(report.duplicate_email_refused);
+    }
+
+    #[tokio::test]
+    async fn code_matches_the_checked_in_design() {
+        let table = table(monotable::embedded::client(), "example-users-dev").await.unwrap();
+        monotable::design::assert_matches_file(&table, concat!(env!("CARGO_MANIFEST_DIR"), "/design.yaml"));
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub mod auth;
 mod batch;
 mod conventions;
 mod cursor;
+pub mod design;
 mod entity;
 mod error;
 mod expr;

@@ -131,6 +131,7 @@ pub(crate) struct Inner {
     pub idempotency_ttl: Duration,
     pub warnings: Vec<String>,
     pub gsis: BTreeSet<String>,
+    pub notes: crate::design::DesignNotes,
 }
 
 /// One application's table (S1). Cheap to clone.
@@ -155,6 +156,7 @@ pub struct TableBuilder {
     cursor: Option<CursorKey>,
     read_budget: usize,
     idempotency_ttl: Duration,
+    pub(crate) notes: crate::design::DesignNotes,
 }
 
 impl Table {
@@ -169,6 +171,7 @@ impl Table {
             cursor: None,
             read_budget: 10,
             idempotency_ttl: Duration::from_secs(24 * 3600),
+            notes: Default::default(),
         }
     }
 
@@ -277,6 +280,7 @@ impl TableBuilder {
                 idempotency_ttl: self.idempotency_ttl,
                 warnings,
                 gsis: self.gsis,
+                notes: self.notes,
             }),
         })
     }

@@ -1,0 +1,27 @@
+//! # monotable-design — the table's model as data
+//!
+//! A [`Design`] is the single-table model written down: naming conventions (S2), indexes,
+//! entity types with their key templates, and the named access patterns each index serves
+//! (S7, S9, S14). It is read from JSON or YAML ([`Design::from_json`], [`Design::from_yaml`]),
+//! checked by [`check`] (stable rule ids `MT001`…).
+//!
+//! Architecture Invariant: this crate depends on neither the library nor the engine; the
+//! library, the CLI and the console read it. The key-template overlap decision lives here
+//! ([`overlap`]) and the library's start-up check calls it.
+
+mod error;
+mod lint;
+mod model;
+pub mod overlap;
+mod pattern;
+mod schema;
+mod template;
+
+pub use error::DesignError;
+pub use lint::{check, Finding, Severity, RULES};
+pub use model::{
+    Accept, AccessPattern, Conventions, Design, Entity, EntityIndexKey, Field, FieldType, Index, IndexKind,
+    KeyCondition, Operation, Projection, Scope, SortCondition, SortOp, Tenant, TenantKind, TABLE,
+};
+pub use schema::json_schema;
+pub use template::{Part, Template};

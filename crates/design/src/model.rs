@@ -1,0 +1,488 @@
+//! The design document: plain data with serde and a JSON Schema.
+//!
+//! Invariant: the document is data only; every judgement about it lives in the lint, and
+//! every rendering in `iac` and `show`. Optional parts are omitted when empty so a document
+//! written by [`Design::to_yaml`] reads like one written by hand.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::DesignError;
+
+/// The name access patterns use for the base table (not an index).
+pub const TABLE: &str = "table";
+
+/// One application's table (S1): its conventions, indexes, entity types and access patterns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Design {
+    /// Format version of this document; currently 1.
+    pub version: u32,
+    /// Application name: the first segment of the SSM parameter path (S19).
+    pub app: String,
+    /// Deployable unit owning the table (S19).
+    pub unit: String,
+    /// Model name; the table is `<app>-<stage>-<model>` (S19).
+    pub model: String,
+    /// Attribute naming conventions (S2).
+    pub conventions: Conventions,
+    /// Secondary indexes (GSIs and LSIs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<Index>,
+    /// Entity types stored in the table.
+    pub entities: Vec<Entity>,
+    /// Named access patterns: every read and write the application performs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub access_patterns: Vec<AccessPattern>,
+    /// Findings deliberately accepted, with the reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<Accept>,
+}
+
+/// Attribute names the library writes itself (S2, S3, S4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Conventions {
+    /// Partition key attribute (`PK` or `pk`).
+    pub pk: String,
+    /// Sort key attribute (`SK` or `sk`).
+    pub sk: String,
+    /// Entity-type attribute (S3).
+    pub entity_type: String,
+    /// Created timestamp (S4); omit only if the table has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    /// Updated timestamp (S4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated: Option<String>,
+    /// Created-by stamp (S4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<String>,
+    /// The table's TTL attribute (epoch seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<String>,
+}
+
+impl Conventions {
+    /// `PK`, `SK`, `EntityType`, `CreatedAt`, `UpdatedAt`, `CreatedBy`, `TTL`.
+    pub fn upper() -> Self {
+        Conventions {
+            pk: "PK".into(),
+            sk: "SK".into(),
+            entity_type: "EntityType".into(),
+            created: Some("CreatedAt".into()),
+            updated: Some("UpdatedAt".into()),
+            created_by: Some("CreatedBy".into()),
+            ttl: Some("TTL".into()),
+        }
+    }
+
+    /// `pk`, `sk`, `entityType`, `createdOn`, `updatedOn`, `createdBy`, `ttl`.
+    pub fn lower() -> Self {
+        Conventions {
+            pk: "pk".into(),
+            sk: "sk".into(),
+            entity_type: "entityType".into(),
+            created: Some("createdOn".into()),
+            updated: Some("updatedOn".into()),
+            created_by: Some("createdBy".into()),
+            ttl: Some("ttl".into()),
+        }
+    }
+}
+
+/// Global or local secondary index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum IndexKind {
+    /// Global secondary index: its own partition and sort key.
+    Gsi,
+    /// Local secondary index: the table's partition key and its own sort key.
+    Lsi,
+}
+
+/// Which attributes an index copies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Projection {
+    /// Every attribute.
+    All,
+    /// Only the table and index keys.
+    KeysOnly,
+    /// The keys and these non-key attributes.
+    Include(Vec<String>),
+}
+
+fn projection_all() -> Projection {
+    Projection::All
+}
+
+fn is_all(p: &Projection) -> bool {
+    *p == Projection::All
+}
+
+/// A secondary index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Index {
+    /// DynamoDB index name (`GSI1`, `gsi1`).
+    pub name: String,
+    /// GSI or LSI.
+    pub kind: IndexKind,
+    /// Partition key attribute (a GSI's own; an LSI uses the table's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pk: Option<String>,
+    /// Sort key attribute.
+    pub sk: String,
+    /// Projected attributes; `all` when omitted.
+    #[serde(default = "projection_all", skip_serializing_if = "is_all")]
+    pub projection: Projection,
+}
+
+/// The stored type of a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldType {
+    /// String (S).
+    String,
+    /// Number (N).
+    Number,
+    /// Boolean (BOOL).
+    Bool,
+    /// Binary (B).
+    Binary,
+    /// A small closed set of strings (an enum): low cardinality.
+    Enum,
+    /// List (L).
+    List,
+    /// Map (M).
+    Map,
+    /// Timestamp stored as an RFC 3339 string.
+    Timestamp,
+}
+
+/// One field of an entity type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// Name used in key templates (the Rust field name).
+    pub name: String,
+    /// Stored attribute name, when it differs from `name` (serde renames).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attr: Option<String>,
+    /// Stored type; unknown when omitted.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub ty: Option<FieldType>,
+}
+
+impl Field {
+    /// The stored attribute name.
+    pub fn attr(&self) -> &str {
+        self.attr.as_deref().unwrap_or(&self.name)
+    }
+}
+
+/// Whether the tenant field names an organisation or the owning user (S12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TenantKind {
+    /// An organisation the caller must hold.
+    Org,
+    /// The caller's own user id.
+    Owner,
+}
+
+/// The field that scopes an entity to a tenant (S12).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tenant {
+    /// The field name; it appears in the partition-key template.
+    pub field: String,
+    /// Organisation or owner.
+    pub kind: TenantKind,
+}
+
+/// The key templates of one entity type on one secondary index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntityIndexKey {
+    /// Partition-key template (GSI only; an LSI shares the table's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pk: Option<String>,
+    /// Sort-key template.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sk: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// One entity type (S3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Entity {
+    /// The value of the entity-type attribute.
+    pub name: String,
+    /// Partition-key template, e.g. `ORG#{org_id}`.
+    pub pk: String,
+    /// Sort-key template, e.g. `RECORD#{id}`.
+    pub sk: String,
+    /// Key templates per secondary index name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub indexes: BTreeMap<String, EntityIndexKey>,
+    /// Fields (at least those used in templates).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<Field>,
+    /// Fields guarded by unique-constraint items (S17).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unique: Vec<String>,
+    /// Field holding the expiry (epoch seconds), copied to the table's TTL attribute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<String>,
+    /// Field holding the optimistic-concurrency version (S16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_field: Option<String>,
+    /// Tenant field (S12); an entity without one is reachable only by administrators.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<Tenant>,
+    /// Whether created/updated/created-by stamps are written (S4); on when omitted.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub stamps: bool,
+    /// Example items for pictures: field name to value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<BTreeMap<String, String>>,
+}
+
+impl Entity {
+    /// The field called `name`.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// Who may run an access pattern (S14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Confined to one tenant's partition.
+    Tenant,
+    /// Administrators only, across tenants.
+    Admin,
+}
+
+/// The DynamoDB operation an access pattern performs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    /// GetItem (full primary key).
+    Get,
+    /// Query (partition key, optional sort condition).
+    Query,
+    /// PutItem.
+    Put,
+    /// UpdateItem.
+    Update,
+    /// DeleteItem.
+    Delete,
+    /// TransactWriteItems (e.g. unique-constraint writes, S17).
+    TransactWrite,
+    /// BatchGetItem.
+    BatchGet,
+    /// BatchWriteItem.
+    BatchWrite,
+}
+
+impl Operation {
+    /// The IAM action this operation needs.
+    pub fn action(self) -> &'static str {
+        match self {
+            Operation::Get => "dynamodb:GetItem",
+            Operation::Query => "dynamodb:Query",
+            Operation::Put => "dynamodb:PutItem",
+            Operation::Update => "dynamodb:UpdateItem",
+            Operation::Delete => "dynamodb:DeleteItem",
+            Operation::TransactWrite => "dynamodb:TransactWriteItems",
+            Operation::BatchGet => "dynamodb:BatchGetItem",
+            Operation::BatchWrite => "dynamodb:BatchWriteItem",
+        }
+    }
+
+    /// Whether the operation only reads.
+    pub fn reads(self) -> bool {
+        matches!(self, Operation::Get | Operation::Query | Operation::BatchGet)
+    }
+}
+
+/// A sort-key condition operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SortOp {
+    /// `sk = :v`
+    Eq,
+    /// `begins_with(sk, :v)`
+    BeginsWith,
+    /// `sk BETWEEN :a AND :b`
+    Between,
+    /// `sk < :v`
+    Lt,
+    /// `sk <= :v`
+    Le,
+    /// `sk > :v`
+    Gt,
+    /// `sk >= :v`
+    Ge,
+}
+
+/// The sort-key part of a key condition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SortCondition {
+    /// Operator.
+    pub op: SortOp,
+    /// A template or literal prefix, e.g. `POST#` or `RECORD#{id}`.
+    pub value: String,
+}
+
+/// How the key of an index serves a pattern.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KeyCondition {
+    /// The partition-key template, equal to an entity's template on that index.
+    pub pk: String,
+    /// Optional sort-key condition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sk: Option<SortCondition>,
+}
+
+/// A named access pattern: one read or write the application performs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccessPattern {
+    /// Name, e.g. `get-user-by-email`.
+    pub name: String,
+    /// Entity types it reads or writes.
+    pub entities: Vec<String>,
+    /// `table` or an index name.
+    pub index: String,
+    /// The operation.
+    pub operation: Operation,
+    /// The key condition; absent means the pattern has no key (it would need a Scan, S9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<KeyCondition>,
+    /// Tenant-scoped or admin-only (S14).
+    pub scope: Scope,
+    /// Whether one Query returns several entity types (an item collection).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collection: bool,
+    /// Attributes filtered on after the key condition.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filter: Vec<String>,
+}
+
+/// A finding deliberately accepted: the rule id, what it is about, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Accept {
+    /// Rule id, e.g. `MT004`.
+    pub rule: String,
+    /// The finding's subject (entity, index or pattern name).
+    pub subject: String,
+    /// Why it is acceptable.
+    pub reason: String,
+}
+
+impl Design {
+    /// Reads a JSON document.
+    pub fn from_json(text: &str) -> Result<Design, DesignError> {
+        serde_json::from_str(text).map_err(|e| DesignError::Parse(e.to_string()))
+    }
+
+    /// Reads a YAML document.
+    pub fn from_yaml(text: &str) -> Result<Design, DesignError> {
+        serde_norway::from_str(text).map_err(|e| DesignError::Parse(e.to_string()))
+    }
+
+    /// Reads JSON if the text starts with `{`, YAML otherwise.
+    pub fn parse(text: &str) -> Result<Design, DesignError> {
+        if text.trim_start().starts_with('{') {
+            Design::from_json(text)
+        } else {
+            Design::from_yaml(text)
+        }
+    }
+
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// YAML.
+    pub fn to_yaml(&self) -> String {
+        serde_norway::to_string(self).unwrap_or_default()
+    }
+
+    /// The parts that code declares, for comparing a built table with a file: field types,
+    /// samples and field lists beyond what code knows are dropped, and order is normalised.
+    pub fn code_view(&self) -> Design {
+        let mut d = self.clone();
+        for e in &mut d.entities {
+            e.samples.clear();
+            for f in &mut e.fields {
+                f.ty = None;
+            }
+            e.fields.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+        d.entities.sort_by(|a, b| a.name.cmp(&b.name));
+        d.indexes.sort_by(|a, b| a.name.cmp(&b.name));
+        d.access_patterns.sort_by(|a, b| a.name.cmp(&b.name));
+        d
+    }
+
+    /// The index called `name`.
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// The entity type called `name`.
+    pub fn entity(&self, name: &str) -> Option<&Entity> {
+        self.entities.iter().find(|e| e.name == name)
+    }
+
+    /// Whether a finding about `subject` under `rule` was accepted.
+    pub fn accepts(&self, rule: &str, subject: &str) -> bool {
+        self.accept.iter().any(|a| a.rule == rule && a.subject == subject)
+    }
+
+    /// The partition- and sort-key attribute names of `index` (`table` for the base table).
+    pub fn key_attrs(&self, index: &str) -> Option<(String, String)> {
+        if index == TABLE {
+            return Some((self.conventions.pk.clone(), self.conventions.sk.clone()));
+        }
+        let i = self.index(index)?;
+        let pk = match i.kind {
+            IndexKind::Lsi => self.conventions.pk.clone(),
+            IndexKind::Gsi => i.pk.clone()?,
+        };
+        Some((pk, i.sk.clone()))
+    }
+
+    /// The key templates an entity has on `index`, `(pk, sk)`.
+    pub fn entity_keys<'a>(&'a self, e: &'a Entity, index: &str) -> Option<(&'a str, Option<&'a str>)> {
+        if index == TABLE {
+            return Some((&e.pk, Some(&e.sk)));
+        }
+        let k = e.indexes.get(index)?;
+        let pk = match self.index(index).map(|i| i.kind) {
+            Some(IndexKind::Lsi) => e.pk.as_str(),
+            _ => k.pk.as_deref()?,
+        };
+        Some((pk, k.sk.as_deref()))
+    }
+}

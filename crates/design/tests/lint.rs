@@ -1,0 +1,218 @@
+//! One test per lint rule: a design that triggers it and one that does not.
+
+use monotable_design::{
+    check, AccessPattern, Design, FieldType, Index, IndexKind, Projection, Severity, SortOp, TABLE,
+};
+
+const SEED: &str = include_str!("fixtures/seed.yaml");
+
+/// A clean design: the seed with its admin listing accepted as a hot partition.
+fn clean() -> Design {
+    let mut d = Design::from_yaml(SEED).unwrap();
+    d.accept.push(monotable_design::Accept {
+        rule: "MT004".into(),
+        subject: "User.GSI1".into(),
+        reason: "small".into(),
+    });
+    d
+}
+
+fn rules(d: &Design) -> Vec<&'static str> {
+    check(d).into_iter().map(|f| f.rule).collect()
+}
+
+#[test]
+fn the_clean_design_has_no_findings() {
+    assert_eq!(check(&clean()), vec![]);
+}
+
+#[test]
+fn the_seed_design_is_flagged_as_a_hot_partition() {
+    let d = Design::from_yaml(SEED).unwrap();
+    let found = check(&d);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].rule, found[0].subject.as_str()), ("MT004", "User.GSI1"));
+    assert!(found[0].hint.contains("shard") && found[0].hint.contains("sparse index"));
+}
+
+#[test]
+fn mt001_an_index_serving_no_pattern_is_reported() {
+    let mut d = clean();
+    d.access_patterns.retain(|p| p.index != "GSI1");
+    assert!(rules(&d).contains(&"MT001"));
+}
+
+#[test]
+fn mt002_a_pattern_without_a_key_needs_a_scan() {
+    let mut d = clean();
+    let mut p = AccessPattern::query("by-title", TABLE, "TITLE#{title}").of("Post");
+    d.access_patterns.push(p.clone());
+    assert_eq!(rules(&d), vec!["MT002"]);
+    p.key = None;
+    d.access_patterns.pop();
+    d.access_patterns.push(p);
+    assert_eq!(rules(&d), vec!["MT002"]);
+}
+
+#[test]
+fn mt002_begins_with_must_reach_the_entity_sort_key() {
+    let mut d = clean();
+    d.access_patterns.push(
+        AccessPattern::query("wrong", TABLE, "USER#{user_id}")
+            .of("Post")
+            .sort(SortOp::BeginsWith, "COMMENT#"),
+    );
+    assert_eq!(rules(&d), vec!["MT002"]);
+}
+
+#[test]
+fn mt003_overlapping_keys_and_sort_key_prefixes_are_reported() {
+    let mut d = clean();
+    d.entities[1].sk = "PROFILE".into();
+    assert_eq!(rules(&d), vec!["MT002", "MT003"]);
+    let mut d = clean();
+    d.entities[1].sk = "PROFILE#{post_id}".into();
+    d.access_patterns.retain(|p| p.name != "list-posts");
+    let found = check(&d);
+    assert_eq!(found.iter().map(|f| f.rule).collect::<Vec<_>>(), vec!["MT003"]);
+    assert!(found[0].message.contains("prefixes"), "{found:?}");
+}
+
+#[test]
+fn mt004_a_low_cardinality_partition_key_is_reported() {
+    let mut d = clean();
+    d.entities[1].indexes.insert(
+        "GSI1".into(),
+        monotable_design::EntityIndexKey {
+            pk: Some("STATUS#{status}".into()),
+            sk: Some("POST#{post_id}".into()),
+        },
+    );
+    d.entities[1].fields.push(monotable_design::Field {
+        name: "status".into(),
+        attr: None,
+        ty: Some(FieldType::Enum),
+    });
+    assert_eq!(rules(&d), vec!["MT004"]);
+}
+
+#[test]
+fn mt005_a_sort_key_without_a_type_prefix_is_reported() {
+    let mut d = clean();
+    d.entities[1].sk = "{post_id}".into();
+    d.access_patterns.retain(|p| p.name != "list-posts");
+    assert!(rules(&d).contains(&"MT005"));
+}
+
+#[test]
+fn mt006_mixed_presets_are_reported() {
+    let mut d = clean();
+    d.conventions.sk = "sk".into();
+    assert_eq!(rules(&d), vec!["MT006"]);
+    let mut d = clean();
+    d.conventions.updated = Some("UpdatedOn".into());
+    assert_eq!(rules(&d), vec!["MT006"]);
+    let mut d = clean();
+    d.indexes[0].pk = Some("gsi1pk".into());
+    assert_eq!(rules(&d), vec!["MT006"]);
+}
+
+#[test]
+fn mt007_missing_stamps_are_reported() {
+    let mut d = clean();
+    d.conventions.created_by = None;
+    assert_eq!(rules(&d), vec!["MT007"]);
+    let mut d = clean();
+    d.entities[0].stamps = false;
+    assert_eq!(rules(&d), vec!["MT007"]);
+}
+
+#[test]
+fn mt008_dynamodb_limits_are_reported() {
+    let gsi = |n: usize| Index {
+        name: format!("GSI{n}"),
+        kind: IndexKind::Gsi,
+        pk: Some(format!("GSI{n}PK")),
+        sk: format!("GSI{n}SK"),
+        projection: Projection::All,
+    };
+    let mut d = clean();
+    for n in 2..=21 {
+        d.indexes.push(gsi(n));
+        d.access_patterns
+            .push(AccessPattern::query(&format!("p{n}"), &format!("GSI{n}"), "USERS").of("User").admin());
+        d.accept.push(monotable_design::Accept {
+            rule: "MT002".into(),
+            subject: format!("p{n}"),
+            reason: "test".into(),
+        });
+    }
+    assert_eq!(rules(&d), vec!["MT008"]);
+    let mut d = clean();
+    d.indexes[0].projection = Projection::Include((0..101).map(|i| format!("a{i}")).collect());
+    assert_eq!(rules(&d), vec!["MT008"]);
+    let mut d = clean();
+    d.entities[1].sk = format!("POST#{}#{{post_id}}", "X".repeat(1100));
+    d.access_patterns.retain(|p| p.name != "list-posts");
+    assert_eq!(rules(&d), vec!["MT008"]);
+}
+
+#[test]
+fn mt009_filtering_on_a_key_attribute_is_reported() {
+    let mut d = clean();
+    d.access_patterns[1].filter.push("post_id".into());
+    assert_eq!(rules(&d), vec!["MT009"]);
+    let mut d = clean();
+    d.access_patterns[1].filter.push("title".into());
+    assert_eq!(rules(&d), Vec::<&str>::new());
+}
+
+#[test]
+fn mt010_unknown_names_are_reported() {
+    let mut d = clean();
+    d.access_patterns[0].entities.push("Ghost".into());
+    assert!(rules(&d).contains(&"MT010"));
+    let mut d = clean();
+    d.entities[1].pk = "USER#{author}".into();
+    assert!(rules(&d).contains(&"MT010"));
+}
+
+#[test]
+fn only_errors_have_error_severity() {
+    let mut d = clean();
+    d.access_patterns[0].key = None;
+    assert_eq!(check(&d)[0].severity, Severity::Error);
+    let d = Design::from_yaml(SEED).unwrap();
+    assert_eq!(check(&d)[0].severity, Severity::Warning);
+}
+
+#[test]
+fn the_example_designs_check_clean() {
+    for path in ["../example-users/design.yaml", "../example-orgs/design.yaml"] {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/").to_string() + path).unwrap();
+        let d = Design::parse(&text).unwrap();
+        assert_eq!(check(&d), vec![], "{path}");
+    }
+}
+
+#[test]
+fn json_and_yaml_read_the_same_document() {
+    let d = clean();
+    assert_eq!(Design::from_json(&d.to_json()).unwrap(), d);
+    assert_eq!(Design::from_yaml(&d.to_yaml()).unwrap(), d);
+}
+
+#[test]
+fn the_published_json_schema_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/design.schema.json");
+    let generated = monotable_design::json_schema();
+    if std::env::var_os("MONOTABLE_DESIGN_UPDATE").is_some_and(|v| v == "1") {
+        std::fs::write(path, &generated).unwrap();
+    }
+    let checked_in = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        checked_in == generated,
+        "docs/design.schema.json is stale; rerun with MONOTABLE_DESIGN_UPDATE=1"
+    );
+}
