@@ -22,6 +22,10 @@ pub enum ErrorKind {
     ItemCollectionSizeLimitExceeded,
     ProvisionedThroughputExceeded,
     RequestLimitExceeded,
+    /// DynamoDB Streams: a shard iterator older than 15 minutes.
+    ExpiredIterator,
+    /// DynamoDB Streams: a position before the shard's oldest retained record.
+    TrimmedDataAccess,
     InternalServerError,
     PolicyNotFound,
     TableNotFound,
@@ -47,6 +51,8 @@ impl ErrorKind {
             ErrorKind::ItemCollectionSizeLimitExceeded => "ItemCollectionSizeLimitExceededException",
             ErrorKind::ProvisionedThroughputExceeded => "ProvisionedThroughputExceededException",
             ErrorKind::RequestLimitExceeded => "RequestLimitExceeded",
+            ErrorKind::ExpiredIterator => "ExpiredIteratorException",
+            ErrorKind::TrimmedDataAccess => "TrimmedDataAccessException",
             ErrorKind::InternalServerError => "InternalServerError",
             ErrorKind::PolicyNotFound => "PolicyNotFoundException",
             ErrorKind::TableNotFound => "TableNotFoundException",

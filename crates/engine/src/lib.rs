@@ -19,6 +19,7 @@ mod engine;
 mod error;
 pub mod keys;
 pub mod storage;
+mod stream;
 mod table;
 mod validate;
 

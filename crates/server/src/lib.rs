@@ -27,7 +27,7 @@ mod transport;
 
 pub use auth::{Auth, Credentials, CredentialsError};
 pub use error::ServerError;
-pub use operation::{Operation, TARGET_PREFIX};
+pub use operation::{Operation, STREAMS_TARGET_PREFIX, TARGET_PREFIX};
 pub use response::{JSON_1_0, PLAIN_JSON};
 pub use service::{Service, HEALTH_BODY, MAX_REQUEST_BYTES};
 pub use transport::{run, serve};

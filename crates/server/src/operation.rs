@@ -11,26 +11,41 @@ use crate::ServerError;
 /// The `X-Amz-Target` prefix of DynamoDB's current API version.
 pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 
-/// Declares [`Operation`] and its dispatch from one list of
-/// `Name => engine_method(InputShape)` rows, so that a name, its variant and its engine call
-/// cannot drift apart.
+/// The `X-Amz-Target` prefix of the DynamoDB Streams API, served on the same endpoint.
+pub const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
+
+/// Declares [`Operation`] and its dispatch from two lists of
+/// `Name => engine_method(InputShape)` rows, DynamoDB's and then DynamoDB Streams' (after
+/// `@streams`), so that a name, its API, its variant and its engine call cannot drift apart.
 macro_rules! operations {
-    ($($name:ident => $method:ident($input:ty)),* $(,)?) => {
-        /// A DynamoDB operation, named as in `X-Amz-Target: DynamoDB_20120810.<Name>`.
+    ($($name:ident => $method:ident($input:ty),)*
+     @streams $($sname:ident => $smethod:ident($sinput:ty),)*) => {
+        /// A DynamoDB operation, named as in `X-Amz-Target: DynamoDB_20120810.<Name>`, or a
+        /// DynamoDB Streams one (`DynamoDBStreams_20120810.<Name>`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[non_exhaustive]
         pub enum Operation {
             $(#[doc = concat!("`", stringify!($name), "`")] $name,)*
+            $(#[doc = concat!("DynamoDB Streams `", stringify!($sname), "`")] $sname,)*
         }
 
         impl Operation {
             /// Every operation, in declaration order.
-            pub const ALL: &'static [Operation] = &[$(Operation::$name),*];
+            pub const ALL: &'static [Operation] = &[$(Operation::$name,)* $(Operation::$sname,)*];
 
-            /// The operation's DynamoDB name (`GetItem`).
+            /// The operation's name (`GetItem`, `GetRecords`).
             pub fn name(self) -> &'static str {
                 match self {
                     $(Operation::$name => stringify!($name),)*
+                    $(Operation::$sname => stringify!($sname),)*
+                }
+            }
+
+            /// The `X-Amz-Target` prefix of the operation's API.
+            pub fn target_prefix(self) -> &'static str {
+                match self {
+                    $(Operation::$name => TARGET_PREFIX,)*
+                    $(Operation::$sname => STREAMS_TARGET_PREFIX,)*
                 }
             }
 
@@ -42,11 +57,20 @@ macro_rules! operations {
                 }
             }
 
+            /// The operation with this DynamoDB Streams name.
+            pub fn from_streams_name(name: &str) -> Option<Operation> {
+                match name {
+                    $(stringify!($sname) => Some(Operation::$sname),)*
+                    _ => None,
+                }
+            }
+
             /// Decodes `body` into the operation's input shape, runs it on `engine` and
             /// encodes the output shape.
             pub(crate) fn call(self, engine: &Engine, body: &[u8]) -> Result<Vec<u8>, ServerError> {
                 match self {
                     $(Operation::$name => run(body, |input: $input| engine.$method(input)),)*
+                    $(Operation::$sname => run(body, |input: $sinput| engine.$smethod(input)),)*
                 }
             }
         }
@@ -87,6 +111,11 @@ operations! {
     UpdateItem => update_item(UpdateItemInput),
     UpdateTable => update_table(UpdateTableInput),
     UpdateTimeToLive => update_time_to_live(UpdateTimeToLiveInput),
+@streams
+    DescribeStream => describe_stream(DescribeStreamInput),
+    GetRecords => get_records(GetRecordsInput),
+    GetShardIterator => get_shard_iterator(GetShardIteratorInput),
+    ListStreams => list_streams(ListStreamsInput),
 }
 
 /// DynamoDB operations this server does not implement. They are refused like unknown ones,
@@ -123,6 +152,11 @@ impl Operation {
     /// unknown name is `UnknownOperationException`, which DynamoDB sends without a message; a
     /// DynamoDB operation this server does not implement gets a message saying so.
     pub fn from_target(target: Option<&str>) -> Result<Operation, ServerError> {
+        if let Some(op) =
+            target.and_then(|t| t.strip_prefix(STREAMS_TARGET_PREFIX)).and_then(Operation::from_streams_name)
+        {
+            return Ok(op);
+        }
         let name = target.and_then(|t| t.strip_prefix(TARGET_PREFIX));
         match name.map(|n| (n, Operation::from_name(n))) {
             Some((_, Some(op))) => Ok(op),
@@ -161,7 +195,7 @@ mod tests {
     #[test]
     fn every_operation_round_trips_through_its_target_name() {
         for &op in Operation::ALL {
-            let target = format!("{TARGET_PREFIX}{}", op.name());
+            let target = format!("{}{}", op.target_prefix(), op.name());
             assert_eq!(Operation::from_target(Some(&target)).unwrap(), op);
         }
     }
@@ -186,6 +220,8 @@ mod tests {
             Some("DynamoDB_20120810.getItem"),
             Some("DynamoDB_20120810.NoSuchThing"),
             Some("DynamoDB_20120810.GetItem.Extra"),
+            Some("DynamoDB_20120810.GetRecords"),
+            Some("DynamoDBStreams_20120810.GetItem"),
         ] {
             let e = Operation::from_target(target).unwrap_err();
             assert_eq!(

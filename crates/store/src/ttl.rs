@@ -172,7 +172,7 @@ impl TtlSweeper {
             for item in page.items.unwrap_or_default() {
                 let key: Item =
                     key_names.iter().filter_map(|k| Some((k.clone(), item.get(k)?.clone()))).collect();
-                let result = self.engine.delete_item(DeleteItemInput {
+                let result = self.engine.delete_expired_item(DeleteItemInput {
                     table_name: Some(table.to_owned()),
                     key: Some(key),
                     condition_expression: Some(expired.clone()),

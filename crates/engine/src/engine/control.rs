@@ -24,6 +24,8 @@ struct CatalogEntry {
     tags: Vec<Tag>,
     #[serde(default)]
     sub: SubResources,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    streams: Vec<crate::stream::Info>,
 }
 
 const MAX_LSI: usize = 5;
@@ -199,7 +201,7 @@ fn schema_from_description(inner: &Inner, d: &TableDescription) -> Result<Schema
         let p = resolve_projection(g.projection.as_ref(), &name)?;
         indexes.push(new_index(inner, &table_id, &name, true, k, p)?);
     }
-    Ok(Schema { key, indexes })
+    Ok(Schema { key, indexes, stream: None })
 }
 
 pub(super) fn save(inner: &Inner, table: &Table) -> Result<(), Error> {
@@ -209,6 +211,7 @@ pub(super) fn save(inner: &Inner, table: &Table) -> Result<(), Error> {
         ttl: meta.ttl.clone(),
         tags: meta.tags.clone(),
         sub: meta.sub.clone(),
+        streams: meta.streams.clone(),
     };
     let bytes = serde_json::to_vec(&entry).map_err(|e| Error::internal(e.to_string()))?;
     inner.storage.put_catalog(&table.name, Some(bytes))?;
@@ -229,6 +232,8 @@ fn install(inner: &Inner, entry: CatalogEntry) -> Result<Arc<Table>, Error> {
             ttl: entry.ttl,
             tags: entry.tags,
             sub: entry.sub,
+            streams: entry.streams,
+            log: None,
         }),
         item_count: AtomicI64::new(0),
         size_bytes: AtomicI64::new(0),
@@ -251,6 +256,13 @@ pub(super) fn load_catalog(inner: &Inner) -> Result<(), Error> {
             table.account(table.stage(&schema, &change, &mut WriteBatch::default()));
             true
         })?;
+        // The stream's writer joins the schema after the recount, which stages nothing real.
+        let writer = super::stream_control::reopen(inner, &mut table.meta.lock())?;
+        if writer.is_some() {
+            let schema = table.schema();
+            *table.schema.write() =
+                Arc::new(Schema { key: schema.key.clone(), indexes: schema.indexes.clone(), stream: writer });
+        }
         inner.tables.write().insert(name, table);
     }
     Ok(())
@@ -284,6 +296,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
         key_type_enum(&mut c, l.key_schema.as_ref(), &format!("{path}.keySchema"));
         projection_enum(&mut c, l.projection.as_ref(), &format!("{path}.projection"));
     }
+    super::stream_control::constraints(&mut c, input.stream_specification.as_ref());
     c.finish()?;
 
     let name = super::table_name_of(input.table_name.as_deref().unwrap_or_default()).to_owned();
@@ -414,17 +427,9 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             .global_secondary_indexes
             .as_ref()
             .map(|g| g.iter().map(|g| gsi_description(&arn, g.clone().into())).collect()),
-        stream_specification: input.stream_specification.clone().filter(|s| s.stream_enabled == Some(true)),
-        latest_stream_label: input
-            .stream_specification
-            .as_ref()
-            .filter(|s| s.stream_enabled == Some(true))
-            .map(|_| format!("{now}")),
-        latest_stream_arn: input
-            .stream_specification
-            .as_ref()
-            .filter(|s| s.stream_enabled == Some(true))
-            .map(|_| format!("{arn}/stream/{now}")),
+        stream_specification: None,
+        latest_stream_label: None,
+        latest_stream_arn: None,
         sse_description: input.sse_specification.as_ref().filter(|s| s.enabled == Some(true)).map(|s| {
             SSEDescription {
                 status: Some("ENABLED".into()),
@@ -442,8 +447,20 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
     };
     super::throughput::create(&input, &billing, &mut description)?;
     let sub = SubResources { policy, ..SubResources::default() };
-    let entry = CatalogEntry { description, ttl: None, tags: input.tags.clone().unwrap_or_default(), sub };
+    let entry = CatalogEntry {
+        description,
+        ttl: None,
+        tags: input.tags.clone().unwrap_or_default(),
+        sub,
+        streams: Vec::new(),
+    };
     let table = install(inner, entry)?;
+    if let Some(spec) = input.stream_specification.as_ref().filter(|s| s.stream_enabled == Some(true)) {
+        let writer = super::stream_control::apply(inner, &name, &mut table.meta.lock(), spec)?;
+        let schema = table.schema();
+        *table.schema.write() =
+            Arc::new(Schema { key: schema.key.clone(), indexes: schema.indexes.clone(), stream: writer });
+    }
     {
         let mut tables = inner.tables.write();
         if tables.contains_key(&name) {
@@ -570,5 +587,6 @@ pub(super) fn delete_table(inner: &Inner, input: DeleteTableInput) -> Result<Del
         inner.storage.drop_keyspace(index.keyspace.name())?;
     }
     inner.storage.drop_keyspace(table.base.name())?;
+    super::stream_control::drop_log(inner, &table.meta.lock())?;
     Ok(DeleteTableOutput { table_description: Some(d) })
 }

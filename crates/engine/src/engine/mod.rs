@@ -11,6 +11,8 @@ mod legacy;
 mod misc;
 mod policy;
 mod read;
+mod stream_control;
+mod streams;
 mod tags;
 mod throughput;
 mod transact;
@@ -178,4 +180,28 @@ operations! {
     transact_write_items(TransactWriteItemsInput) -> TransactWriteItemsOutput = transact::transact_write_items;
     /// TransactGetItems.
     transact_get_items(TransactGetItemsInput) -> TransactGetItemsOutput = transact::transact_get_items;
+    /// DynamoDB Streams ListStreams.
+    list_streams(ListStreamsInput) -> ListStreamsOutput = streams::list_streams;
+    /// DynamoDB Streams DescribeStream.
+    describe_stream(DescribeStreamInput) -> DescribeStreamOutput = streams::describe_stream;
+    /// DynamoDB Streams GetShardIterator.
+    get_shard_iterator(GetShardIteratorInput) -> GetShardIteratorOutput = streams::get_shard_iterator;
+    /// DynamoDB Streams GetRecords.
+    get_records(GetRecordsInput) -> GetRecordsOutput = streams::get_records;
+}
+
+impl Engine {
+    /// DeleteItem as the Time to Live process runs it: the same operation, but the stream
+    /// record of the deletion carries the DynamoDB service as its `userIdentity`.
+    pub fn delete_expired_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput, Error> {
+        struct Reset;
+        impl Drop for Reset {
+            fn drop(&mut self) {
+                crate::stream::SERVICE_DELETE.with(|s| s.set(false));
+            }
+        }
+        crate::stream::SERVICE_DELETE.with(|s| s.set(true));
+        let _reset = Reset;
+        items::delete_item(&self.inner, input)
+    }
 }

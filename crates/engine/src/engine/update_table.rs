@@ -24,6 +24,7 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
     c.name(input.table_name.as_deref(), "tableName", true);
     c.one_of(input.billing_mode.as_deref(), "billingMode", &["PROVISIONED", "PAY_PER_REQUEST"]);
     pt_constraints(&mut c, input.provisioned_throughput.as_ref(), "provisionedThroughput");
+    super::stream_control::constraints(&mut c, input.stream_specification.as_ref());
     for (i, u) in input.global_secondary_index_updates.iter().flatten().enumerate() {
         if let Some(cr) = &u.create {
             let path = format!("globalSecondaryIndexUpdates.{}.member.create", i + 1);
@@ -99,13 +100,6 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
         }
         d.provisioned_throughput = Some(new);
     }
-    if let Some(s) = &input.stream_specification {
-        let enabled = s.stream_enabled == Some(true);
-        d.stream_specification = enabled.then(|| s.clone());
-        d.latest_stream_label = enabled.then(|| format!("{now}"));
-        d.latest_stream_arn =
-            enabled.then(|| format!("{}/stream/{now}", d.table_arn.clone().unwrap_or_default()));
-    }
     if let Some(p) = input.deletion_protection_enabled {
         d.deletion_protection_enabled = Some(p);
     }
@@ -121,7 +115,11 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
         });
     }
     super::throughput::update_table(&input, &mut d)?;
-    let mut schema = Schema { key: table.schema().key.clone(), indexes: table.schema().indexes.clone() };
+    let mut schema = Schema {
+        key: table.schema().key.clone(),
+        indexes: table.schema().indexes.clone(),
+        stream: table.schema().stream.clone(),
+    };
     let mut dropped = Vec::new();
     let mut created = Vec::new();
     for u in input.global_secondary_index_updates.iter().flatten() {
@@ -130,6 +128,21 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
     // Backfill new indexes from the base table while writers are held at the gate.
     if !created.is_empty() {
         backfill(inner, &table, &schema, &created)?;
+    }
+    if let Some(s) = &input.stream_specification {
+        // The stream changes last, once nothing else can fail: its rules read and write the
+        // stored metadata, so `d` is handed to it and taken back.
+        let streams_before = meta_guard.streams.clone();
+        let description_before = std::mem::replace(&mut meta_guard.description, d);
+        match super::stream_control::apply(inner, &table.name, &mut meta_guard, s) {
+            Ok(writer) => schema.stream = writer,
+            Err(e) => {
+                meta_guard.description = description_before;
+                meta_guard.streams = streams_before;
+                return Err(e);
+            }
+        }
+        d = meta_guard.description.clone();
     }
     *table.schema.write() = Arc::new(schema);
     for ks in dropped {

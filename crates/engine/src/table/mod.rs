@@ -4,7 +4,8 @@
 //! Architecture Invariant: every change to an item goes through [`Table::stage`], which puts
 //! the base entry and every index entry (old entries deleted, new ones put; items lacking an
 //! index's key attributes are left out of it) into the same [`WriteBatch`], so indexes never
-//! disagree with the base table once a commit returns.
+//! disagree with the base table once a commit returns. With a stream enabled, the change's
+//! stream record goes into the same batch (see [`crate::stream`]).
 
 mod locks;
 mod schema;
@@ -29,6 +30,10 @@ pub(crate) struct Meta {
     pub ttl: Option<TimeToLiveSpecification>,
     pub tags: Vec<Tag>,
     pub sub: SubResources,
+    /// The table's streams, oldest first (the last one may be enabled).
+    pub streams: Vec<crate::stream::Info>,
+    /// The change log, once the table has had a stream.
+    pub log: Option<Arc<crate::stream::Log>>,
 }
 
 /// One table.
@@ -96,6 +101,7 @@ impl Table {
             count: count(&change.new) - count(&change.old),
             size: change.new_size as i64 - change.old_size as i64,
             indexes: Vec::with_capacity(schema.indexes.len()),
+            stream: None,
         };
         match &change.new {
             Some(item) => batch.put(&self.base, change.key.clone(), Arc::clone(item)),
@@ -122,6 +128,9 @@ impl Table {
             }
             deltas.indexes.push((Arc::clone(index), dc, ds));
         }
+        if let Some(writer) = &schema.stream {
+            deltas.stream = writer.record(&schema.key, change, batch);
+        }
         deltas
     }
 
@@ -141,4 +150,7 @@ pub(crate) struct Deltas {
     count: i64,
     size: i64,
     indexes: Vec<(Arc<Index>, i64, i64)>,
+    /// The sequence number of the change's stream record, in flight until this is dropped
+    /// (after the commit, or when it failed).
+    stream: Option<crate::stream::Ticket>,
 }

@@ -139,6 +139,8 @@ impl Index {
 pub(crate) struct Schema {
     pub key: KeySchema,
     pub indexes: Vec<Arc<Index>>,
+    /// The enabled stream's writer; `None` (nothing to do on a write) without a stream.
+    pub stream: Option<Arc<crate::stream::Writer>>,
 }
 
 impl Schema {

@@ -1,0 +1,314 @@
+//! The DynamoDB Streams API: ListStreams, DescribeStream, GetShardIterator, GetRecords.
+//!
+//! Each stream has exactly one shard (DynamoDB splits shards by throughput; one process never
+//! needs to). A shard iterator is `<stream ARN>|1|<position>|<issued ms>`, where the position
+//! is the sequence number of the next record to read; it expires 15 minutes after it was
+//! issued. Records older than 24 hours are trimmed when a reader meets them.
+
+use std::ops::Bound;
+use std::sync::Arc;
+
+use super::util::{lookup, ARN_PREFIX};
+use super::Inner;
+use crate::api::*;
+use crate::storage::{KeyRange, WriteBatch};
+use crate::stream::{self, Info, Log, RETENTION_MILLIS};
+use crate::table::Table;
+use crate::validate::Constraints;
+use crate::{Error, ErrorKind};
+
+/// "A shard iterator expires 15 minutes after it is returned to the requester" (Streams API
+/// reference, GetShardIterator).
+const ITERATOR_LIFETIME_MILLIS: u64 = 15 * 60 * 1000;
+
+/// A stream found by its ARN.
+struct Found {
+    table: Arc<Table>,
+    info: Info,
+    log: Arc<Log>,
+    arn: String,
+}
+
+fn stream_not_found(arn: &str) -> Error {
+    Error::new(ErrorKind::ResourceNotFound, format!("Requested resource not found: Stream: {arn} not found"))
+}
+
+/// Finds a readable stream by its ARN (`<table ARN>/stream/<label>`).
+fn find(inner: &Inner, arn: &str) -> Result<Found, Error> {
+    let rest = arn.strip_prefix(ARN_PREFIX).ok_or_else(|| stream_not_found(arn))?;
+    let (name, label) = rest.split_once("/stream/").ok_or_else(|| stream_not_found(arn))?;
+    let table = lookup(inner, name).ok_or_else(|| stream_not_found(arn))?;
+    let meta = table.meta.lock();
+    let now = stream::now_millis();
+    let info = meta.streams.iter().find(|s| s.label == label && s.readable(now)).cloned();
+    let (Some(info), Some(log)) = (info, meta.log.clone()) else {
+        return Err(stream_not_found(arn));
+    };
+    drop(meta);
+    Ok(Found { table, info, log, arn: arn.to_owned() })
+}
+
+fn arn_of(table: &Table, info: &Info) -> String {
+    format!("{ARN_PREFIX}{}/stream/{}", table.name, info.label)
+}
+
+pub(super) fn list_streams(inner: &Inner, input: ListStreamsInput) -> Result<ListStreamsOutput, Error> {
+    let mut c = Constraints::default();
+    c.name(input.table_name.as_deref(), "tableName", false);
+    c.range(input.limit, "limit", 1, Some(100));
+    c.finish()?;
+    let now = stream::now_millis();
+    let mut tables: Vec<Arc<Table>> = inner.tables.read().values().cloned().collect();
+    tables.sort_by(|a, b| a.name.cmp(&b.name));
+    if let Some(name) = &input.table_name {
+        tables.retain(|t| &t.name == name);
+        if tables.is_empty() {
+            return Err(Error::new(
+                ErrorKind::ResourceNotFound,
+                format!("Requested resource not found: Table: {name} not found"),
+            ));
+        }
+    }
+    let mut all = Vec::new();
+    for t in &tables {
+        for info in t.meta.lock().streams.iter().filter(|s| s.readable(now)) {
+            all.push(StreamSummary {
+                stream_arn: Some(arn_of(t, info)),
+                table_name: Some(t.name.clone()),
+                stream_label: Some(info.label.clone()),
+            });
+        }
+    }
+    if let Some(start) = &input.exclusive_start_stream_arn {
+        match all.iter().position(|s| s.stream_arn.as_deref() == Some(start)) {
+            Some(i) => drop(all.drain(..=i)),
+            None => all.clear(),
+        }
+    }
+    let limit = input.limit.unwrap_or(100) as usize;
+    let last = (all.len() > limit).then(|| all[limit - 1].stream_arn.clone()).flatten();
+    all.truncate(limit);
+    Ok(ListStreamsOutput { streams: Some(all), last_evaluated_stream_arn: last })
+}
+
+/// The first sequence number still held for `info` (after trimming what is older than 24 h).
+fn horizon(inner: &Inner, found: &Found, now: u64) -> Result<u64, Error> {
+    trim(inner, &found.log, now)?;
+    let mut first = found.info.start_seq;
+    let range = KeyRange {
+        start: Bound::Included(stream::seq_key(found.info.start_seq)),
+        end: Bound::Unbounded,
+        reverse: false,
+    };
+    let mut any = false;
+    found.log.keyspace.scan(&range, &mut |key, _| {
+        first = stream::key_seq(key).unwrap_or(first);
+        any = true;
+        false
+    })?;
+    Ok(if any { first } else { found.log.sequencer.visible().max(found.info.start_seq) })
+}
+
+/// Deletes the log's records older than 24 hours.
+fn trim(inner: &Inner, log: &Log, now: u64) -> Result<(), Error> {
+    let cutoff = now.saturating_sub(RETENTION_MILLIS);
+    let mut old = Vec::new();
+    let range = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
+    log.keyspace.scan(&range, &mut |key, item| {
+        let expired = stream::key_seq(key)
+            .and_then(|seq| stream::decode(seq, item))
+            .is_some_and(|r| r.created_ms < cutoff);
+        if expired {
+            old.push(key.to_vec());
+        }
+        expired && old.len() < 10_000
+    })?;
+    if !old.is_empty() {
+        let mut batch = WriteBatch::default();
+        for key in old {
+            batch.delete(&log.keyspace, key);
+        }
+        inner.storage.commit(batch)?;
+    }
+    Ok(())
+}
+
+/// The last sequence number a stream can hold (`None` while it is enabled).
+fn end_seq(info: &Info) -> Option<u64> {
+    info.disabled.map(|(_, last)| last)
+}
+
+pub(super) fn describe_stream(
+    inner: &Inner,
+    input: DescribeStreamInput,
+) -> Result<DescribeStreamOutput, Error> {
+    let mut c = Constraints::default();
+    c.not_null("streamArn", input.stream_arn.is_some());
+    c.range(input.limit, "limit", 1, Some(100));
+    c.finish()?;
+    let found = find(inner, input.stream_arn.as_deref().unwrap_or_default())?;
+    let now = stream::now_millis();
+    let first = horizon(inner, &found, now)?;
+    let info = &found.info;
+    let shard_id = info.shard_id();
+    // The shard is listed unless the caller has paged past it.
+    let shards = match &input.exclusive_start_shard_id {
+        Some(s) if *s == shard_id => Vec::new(),
+        _ => vec![Shard {
+            shard_id: Some(shard_id),
+            sequence_number_range: Some(SequenceNumberRange {
+                starting_sequence_number: Some(stream::format_seq(first)),
+                ending_sequence_number: end_seq(info).map(stream::format_seq),
+            }),
+            parent_shard_id: None,
+        }],
+    };
+    let key_schema = found.table.meta.lock().description.key_schema.clone();
+    Ok(DescribeStreamOutput {
+        stream_description: Some(StreamDescription {
+            stream_arn: Some(found.arn.clone()),
+            stream_label: Some(info.label.clone()),
+            stream_status: Some(if info.disabled.is_some() { "DISABLED" } else { "ENABLED" }.into()),
+            stream_view_type: Some(info.view_type.clone()),
+            creation_request_date_time: Some(info.created_ms as f64 / 1000.0),
+            table_name: Some(found.table.name.clone()),
+            key_schema,
+            shards: Some(shards),
+            last_evaluated_shard_id: None,
+        }),
+    })
+}
+
+fn trimmed() -> Error {
+    Error::new(
+        ErrorKind::TrimmedDataAccess,
+        "The operation attempted to read past the oldest stream record in a shard.",
+    )
+}
+
+fn shard_not_found(shard: &str, arn: &str) -> Error {
+    Error::new(
+        ErrorKind::ResourceNotFound,
+        format!("Requested resource not found: Shard does not exist: {shard} in stream {arn}"),
+    )
+}
+
+pub(super) fn get_shard_iterator(
+    inner: &Inner,
+    input: GetShardIteratorInput,
+) -> Result<GetShardIteratorOutput, Error> {
+    let mut c = Constraints::default();
+    c.not_null("streamArn", input.stream_arn.is_some());
+    c.not_null("shardId", input.shard_id.is_some());
+    c.not_null("shardIteratorType", input.shard_iterator_type.is_some());
+    c.one_of(
+        input.shard_iterator_type.as_deref(),
+        "shardIteratorType",
+        &["TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER"],
+    );
+    c.finish()?;
+    let found = find(inner, input.stream_arn.as_deref().unwrap_or_default())?;
+    let shard = input.shard_id.as_deref().unwrap_or_default();
+    if shard != found.info.shard_id() {
+        return Err(shard_not_found(shard, &found.arn));
+    }
+    let now = stream::now_millis();
+    let first = horizon(inner, &found, now)?;
+    let end = end_seq(&found.info).map_or_else(|| found.log.sequencer.visible(), |e| e + 1);
+    let kind = input.shard_iterator_type.as_deref().unwrap_or_default();
+    let position = match kind {
+        "TRIM_HORIZON" => first,
+        "LATEST" => end,
+        _ => {
+            let text = input.sequence_number.as_deref().ok_or_else(|| {
+                Error::validation(format!("Must provide a SequenceNumber for the {kind} shard iterator type"))
+            })?;
+            let seq = stream::parse_seq(text)
+                .filter(|s| *s >= found.info.start_seq && *s < end)
+                .ok_or_else(|| {
+                    Error::validation(format!(
+                        "Invalid SequenceNumber for the shard: {text} is not a sequence number of shard {shard}"
+                    ))
+                })?;
+            if seq < first {
+                return Err(trimmed());
+            }
+            if kind == "AT_SEQUENCE_NUMBER" {
+                seq
+            } else {
+                seq + 1
+            }
+        }
+    };
+    Ok(GetShardIteratorOutput { shard_iterator: Some(iterator(&found.arn, position, now)) })
+}
+
+fn iterator(arn: &str, position: u64, issued_ms: u64) -> String {
+    format!("{arn}|1|{position}|{issued_ms}")
+}
+
+fn invalid_iterator() -> Error {
+    Error::validation("Invalid ShardIterator")
+}
+
+pub(super) fn get_records(inner: &Inner, input: GetRecordsInput) -> Result<GetRecordsOutput, Error> {
+    let mut c = Constraints::default();
+    c.not_null("shardIterator", input.shard_iterator.is_some());
+    c.range(input.limit, "limit", 1, Some(1000));
+    c.finish()?;
+    let text = input.shard_iterator.as_deref().unwrap_or_default();
+    let mut parts = text.rsplitn(4, '|');
+    let (Some(issued), Some(position), Some("1"), Some(arn)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return Err(invalid_iterator());
+    };
+    let (Ok(issued), Ok(position)) = (issued.parse::<u64>(), position.parse::<u64>()) else {
+        return Err(invalid_iterator());
+    };
+    let now = stream::now_millis();
+    if now.saturating_sub(issued) > ITERATOR_LIFETIME_MILLIS {
+        return Err(Error::new(
+            ErrorKind::ExpiredIterator,
+            format!(
+                "Iterator expired. The iterator was created at time {} while right now it is {} which is further in the future than the tolerated delay of {ITERATOR_LIFETIME_MILLIS} milliseconds.",
+                stream::iso_label(issued),
+                stream::iso_label(now)
+            ),
+        ));
+    }
+    let found = find(inner, arn)?;
+    if position < horizon(inner, &found, now)? {
+        return Err(trimmed());
+    }
+    let end = end_seq(&found.info).map_or_else(|| found.log.sequencer.visible(), |e| e + 1);
+    let limit = input.limit.unwrap_or(1000) as usize;
+    let mut records = Vec::new();
+    let mut next = position;
+    if position < end {
+        let range = KeyRange {
+            start: Bound::Included(stream::seq_key(position)),
+            end: Bound::Excluded(stream::seq_key(end)),
+            reverse: false,
+        };
+        found.log.keyspace.scan(&range, &mut |key, item| {
+            if let Some(seq) = stream::key_seq(key) {
+                if let Some(r) = stream::decode(seq, item) {
+                    records.push(r.record);
+                }
+                next = seq + 1;
+            }
+            records.len() < limit
+        })?;
+        if records.len() < limit {
+            // Nothing more is visible: the next read starts where visibility ends.
+            next = end.max(next);
+        }
+    }
+    // A closed shard read to its end has no next iterator.
+    let closed = found.info.disabled.is_some() && next >= end;
+    Ok(GetRecordsOutput {
+        records: Some(records),
+        next_shard_iterator: (!closed).then(|| iterator(arn, next, now)),
+    })
+}
