@@ -203,7 +203,7 @@ async fn a_null_body_is_refused_for_every_operation() {
     // against DynamoDB); it is a SerializationException without a message, like an empty body.
     let server = server().await;
     for op in monotable_server::Operation::ALL {
-        let target = format!("{}{}", monotable_server::TARGET_PREFIX, op.name());
+        let target = format!("{}{}", op.target_prefix(), op.name());
         let r = send_raw(server.addr, &post(&target, b"null")).await;
         assert_eq!(serialization(&r), None, "{op}");
     }
