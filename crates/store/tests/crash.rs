@@ -1,12 +1,14 @@
 //! The crash test: a child process serving an engine on a data directory takes acknowledged
 //! writes (puts, updates, transactions) and is killed with SIGKILL at random points, many
 //! times; after each kill the directory is opened again and every acknowledged write must be
-//! there, and no transaction may be partially visible (in the table or its index).
+//! there, and no transaction may be partially visible (in the table or its index). The table
+//! has a stream (NEW_AND_OLD_IMAGES): replaying it from TRIM_HORIZON must give the table exactly.
 //!
 //! The child is this same test binary running the ignored `crash_server_child` test, which
 //! serves a tiny line protocol over TCP: one JSON request `{"op": ..., "input": ...}` per line
 //! (the input in DynamoDB's JSON request form), answered by `ok` or `err <message>`.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -41,7 +43,8 @@ fn engine_on(dir: &Path, policy: SyncPolicy) -> Engine {
                 "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "pk", "KeyType": "RANGE"}],
                 "Projection": {"ProjectionType": "ALL"}
             }],
-            "BillingMode": "PAY_PER_REQUEST"
+            "BillingMode": "PAY_PER_REQUEST",
+            "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}
         });
         engine.create_table(serde_json::from_value(create).expect("input")).expect("create table");
     }
@@ -189,8 +192,76 @@ fn index_count(engine: &Engine) -> usize {
     }
 }
 
+/// Every item of the table, by `pk`.
+fn table_items(engine: &Engine) -> BTreeMap<String, Item> {
+    let mut items = BTreeMap::new();
+    let mut start = None;
+    loop {
+        let mut input: ScanInput = serde_json::from_value(json!({"TableName": TABLE})).expect("input");
+        input.exclusive_start_key = start;
+        let out = engine.scan(input).expect("scan");
+        for item in out.items.unwrap_or_default() {
+            if let Some(AttributeValue::S(pk)) = item.get("pk") {
+                items.insert(pk.clone(), (*item).clone());
+            }
+        }
+        start = out.last_evaluated_key;
+        if start.is_none() {
+            return items;
+        }
+    }
+}
+
+/// The table as its stream tells it: every record from TRIM_HORIZON applied in order.
+fn replayed_stream(engine: &Engine) -> BTreeMap<String, Item> {
+    let table = engine.describe_table(serde_json::from_value(json!({"TableName": TABLE})).expect("input"));
+    let arn = table.expect("describe").table.and_then(|t| t.latest_stream_arn).expect("stream arn");
+    let d = engine
+        .describe_stream(serde_json::from_value(json!({"StreamArn": arn})).expect("input"))
+        .expect("describe");
+    let shard = d
+        .stream_description
+        .and_then(|d| d.shards)
+        .and_then(|s| s.into_iter().next())
+        .and_then(|s| s.shard_id);
+    let it = engine
+        .get_shard_iterator(
+            serde_json::from_value(
+                json!({"StreamArn": arn, "ShardId": shard, "ShardIteratorType": "TRIM_HORIZON"}),
+            )
+            .expect("input"),
+        )
+        .expect("iterator");
+    let mut items = BTreeMap::new();
+    let mut iterator = it.shard_iterator;
+    while let Some(i) = iterator {
+        let out = engine
+            .get_records(serde_json::from_value(json!({"ShardIterator": i, "Limit": 1000})).expect("input"))
+            .expect("records");
+        let records = out.records.unwrap_or_default();
+        if records.is_empty() {
+            break;
+        }
+        for r in records {
+            let d = r.dynamodb.expect("stream record");
+            let Some(AttributeValue::S(pk)) = d.keys.as_ref().and_then(|k| k.get("pk")).cloned() else {
+                panic!("record without its key");
+            };
+            match d.new_image {
+                Some(new) => items.insert(pk, new),
+                None => items.remove(&pk),
+            };
+        }
+        iterator = out.next_shard_iterator;
+    }
+    items
+}
+
 fn check(dir: &Path, ledger: &Ledger) {
     let engine = engine_on(dir, SyncPolicy::default());
+    // Stream records commit in the same batch as their changes: replaying the stream gives
+    // the table exactly (no committed change without its record, no record without its change).
+    assert_eq!(replayed_stream(&engine), table_items(&engine), "the stream disagrees with the table");
     for i in &ledger.puts_acked {
         assert!(get(&engine, &format!("p{i}")).is_some(), "acknowledged put p{i} lost");
     }
