@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use monotable_expr::{Condition, ExpressionKind, Params, Projection, UpdatePlan};
+use monotable_expr::{Condition, ExpressionKind, Params, Projection, UpdateAction, UpdatePlan};
 use monotable_types::Item;
 
 use super::capacity::{self, Report, WriteCost};
@@ -138,6 +138,22 @@ impl Write {
             Mutation::Check => (old.clone(), None),
             Mutation::Delete => (None, Some(0)),
             Mutation::Put(item, size) => (Some(Arc::clone(item)), Some(*size)),
+            // An update that only removes attributes or set members does not create a missing
+            // item, while any other update (even an empty AttributeUpdates) creates it with its
+            // key. Source: ScyllaDB Alternator's `test_update_item_non_existent` and
+            // `test_update_item_delete`, written against DynamoDB (issue scylladb#5862):
+            // `REMOVE a` and AttributeUpdates DELETE (with or without a Value) on a missing item
+            // leave no item.
+            Mutation::Update(plan)
+                if old.is_none()
+                    && !plan.actions.is_empty()
+                    && plan
+                        .actions
+                        .iter()
+                        .all(|a| matches!(a, UpdateAction::Remove(_) | UpdateAction::Delete(..))) =>
+            {
+                (None, Some(0))
+            }
             Mutation::Update(plan) => {
                 let base = match &old {
                     Some(o) => (**o).clone(),

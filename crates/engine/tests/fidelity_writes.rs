@@ -1,4 +1,5 @@
-//! TransactWriteItems' request constraints as DynamoDB reports them.
+//! Write-path behaviours as DynamoDB has them: TransactWriteItems' request constraints, and
+//! what an UpdateItem on a missing item creates.
 
 mod common;
 
@@ -37,4 +38,43 @@ fn bad_return_values_on_condition_check_failure_is_a_constraint_error_naming_the
         {"Put": {"TableName": "tbl", "Item": key, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}
     ]})))
     .expect("ALL_OLD is valid");
+}
+
+// Source: ScyllaDB Alternator's `test_update_item_non_existent` and `test_update_item_delete`
+// (test/alternator/test_item.py, run against DynamoDB; scylladb issue #5862): an UpdateItem
+// that only removes attributes or set members does not create a missing item; any other
+// update, even an empty AttributeUpdates, creates it with its key.
+#[test]
+fn an_update_that_only_removes_does_not_create_a_missing_item() {
+    let e = engine_with_table();
+    let key = |n: i64| json!({"pk": {"S": "missing"}, "sk": {"N": n.to_string()}});
+    let cases = [
+        (json!({"UpdateExpression": "REMOVE a"}), false),
+        (
+            json!({"UpdateExpression": "DELETE s :v", "ExpressionAttributeValues": {":v": {"SS": ["x"]}}}),
+            false,
+        ),
+        (
+            json!({"UpdateExpression": "REMOVE a DELETE s :v", "ExpressionAttributeValues": {":v": {"SS": ["x"]}}}),
+            false,
+        ),
+        (json!({"AttributeUpdates": {"a": {"Action": "DELETE"}}}), false),
+        (json!({"AttributeUpdates": {"s": {"Action": "DELETE", "Value": {"SS": ["x"]}}}}), false),
+        (
+            json!({"UpdateExpression": "REMOVE a SET b = :v", "ExpressionAttributeValues": {":v": {"S": "x"}}}),
+            true,
+        ),
+        (json!({"UpdateExpression": "ADD n :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}), true),
+        (json!({"AttributeUpdates": {}}), true),
+    ];
+    for (i, (update, creates)) in cases.into_iter().enumerate() {
+        let mut request = update.clone();
+        request["TableName"] = json!("tbl");
+        request["Key"] = key(i as i64);
+        request["ReturnValues"] = json!("ALL_NEW");
+        let out = e.update_item(req(request)).expect("update succeeds");
+        let got = e.get_item(req(json!({"TableName": "tbl", "Key": key(i as i64)}))).expect("get item");
+        assert_eq!(js(&got).get("Item").is_some(), creates, "{update}");
+        assert_eq!(js(&out).get("Attributes").is_some(), creates, "{update}");
+    }
 }
