@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
+mod design;
 mod export;
 mod import;
 mod serve;
@@ -32,6 +33,8 @@ enum Command {
     Export(export::ExportArgs),
     /// Import DynamoDB JSON lines into a table of a data directory.
     Import(import::ImportArgs),
+    /// Design a table: scaffold, lint, generate infrastructure as code.
+    Design(design::DesignArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -41,5 +44,6 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Export(args) => export::run(args),
         Command::Import(args) => import::run(args),
+        Command::Design(args) => design::run(args),
     }
 }

@@ -10,6 +10,7 @@
 //! ([`overlap`]) and the library's start-up check calls it.
 
 mod error;
+pub mod iac;
 mod lint;
 mod model;
 pub mod overlap;

@@ -300,17 +300,19 @@ pub enum Operation {
 }
 
 impl Operation {
-    /// The IAM action this operation needs.
-    pub fn action(self) -> &'static str {
+    /// The IAM actions this operation needs. A transaction is authorised per item action
+    /// (there is no `TransactWriteItems` IAM action): "Using IAM with DynamoDB transactions",
+    /// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html
+    pub fn actions(self) -> &'static [&'static str] {
         match self {
-            Operation::Get => "dynamodb:GetItem",
-            Operation::Query => "dynamodb:Query",
-            Operation::Put => "dynamodb:PutItem",
-            Operation::Update => "dynamodb:UpdateItem",
-            Operation::Delete => "dynamodb:DeleteItem",
-            Operation::TransactWrite => "dynamodb:TransactWriteItems",
-            Operation::BatchGet => "dynamodb:BatchGetItem",
-            Operation::BatchWrite => "dynamodb:BatchWriteItem",
+            Operation::Get => &["dynamodb:GetItem"],
+            Operation::Query => &["dynamodb:Query"],
+            Operation::Put => &["dynamodb:PutItem"],
+            Operation::Update => &["dynamodb:UpdateItem"],
+            Operation::Delete => &["dynamodb:DeleteItem"],
+            Operation::TransactWrite => &["dynamodb:ConditionCheckItem", "dynamodb:PutItem"],
+            Operation::BatchGet => &["dynamodb:BatchGetItem"],
+            Operation::BatchWrite => &["dynamodb:BatchWriteItem"],
         }
     }
 

@@ -1,0 +1,52 @@
+//! `monotable design …`: the table's model as data. One file per subcommand.
+
+mod check;
+mod iac;
+mod new;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use monotable_design::Design;
+
+/// `monotable design` arguments.
+#[derive(Debug, Args)]
+pub struct DesignArgs {
+    #[command(subcommand)]
+    command: DesignCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum DesignCommand {
+    /// Scaffold a design file (YAML) for a team that designs before coding.
+    New(new::NewArgs),
+    /// Lint a design: findings with rule ids; exits non-zero on errors.
+    Check(check::CheckArgs),
+    /// Generate CloudFormation or Terraform with a least-privilege IAM policy.
+    Iac(iac::IacArgs),
+}
+
+/// Runs `monotable design`.
+pub fn run(args: DesignArgs) -> anyhow::Result<()> {
+    match args.command {
+        DesignCommand::New(a) => new::run(a),
+        DesignCommand::Check(a) => check::run(a),
+        DesignCommand::Iac(a) => iac::run(a),
+    }
+}
+
+/// Reads a design file (JSON or YAML).
+pub(crate) fn read(path: &std::path::Path) -> anyhow::Result<Design> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    Design::parse(&text).with_context(|| format!("{}", path.display()))
+}
+
+/// Writes to `-o FILE` or standard output.
+pub(crate) fn emit(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<()> {
+    match out {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}

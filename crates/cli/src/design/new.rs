@@ -1,0 +1,71 @@
+//! `monotable design new [-o FILE]`: a starting design that checks clean.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use monotable_design::{
+    AccessPattern, Conventions, Design, Entity, Field, FieldType, Operation, SortOp, Tenant, TenantKind,
+    TABLE,
+};
+
+/// `design new` arguments.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// Application name (first segment of the SSM path, S19).
+    #[arg(long, default_value = "acme")]
+    app: String,
+    /// Deployable unit owning the table.
+    #[arg(long, default_value = "api")]
+    unit: String,
+    /// Model name; the table is `<app>-<stage>-<model>`.
+    #[arg(long, default_value = "main")]
+    model: String,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long)]
+    out: Option<PathBuf>,
+}
+
+fn field(name: &str) -> Field {
+    Field { name: name.into(), attr: None, ty: Some(FieldType::String) }
+}
+
+pub fn run(args: NewArgs) -> anyhow::Result<()> {
+    let entity = |name: &str, sk: &str, fields: &[&str]| Entity {
+        name: name.into(),
+        pk: "ORG#{org_id}".into(),
+        sk: sk.into(),
+        indexes: Default::default(),
+        fields: fields.iter().map(|f| field(f)).collect(),
+        unique: Vec::new(),
+        ttl: None,
+        version_field: None,
+        tenant: Some(Tenant { field: "org_id".into(), kind: TenantKind::Org }),
+        stamps: true,
+        samples: Vec::new(),
+    };
+    let design = Design {
+        version: 1,
+        app: args.app,
+        unit: args.unit,
+        model: args.model,
+        conventions: Conventions::lower(),
+        indexes: Vec::new(),
+        entities: vec![
+            entity("Org", "PROFILE", &["org_id", "name"]),
+            entity("Record", "RECORD#{id}", &["org_id", "id", "title"]),
+        ],
+        access_patterns: vec![
+            AccessPattern::get("get-org", "Org", "ORG#{org_id}", "PROFILE"),
+            AccessPattern::write("create-record", Operation::Put, "Record", "ORG#{org_id}", "RECORD#{id}"),
+            AccessPattern::query("list-records", TABLE, "ORG#{org_id}")
+                .of("Record")
+                .sort(SortOp::BeginsWith, "RECORD#"),
+        ],
+        accept: Vec::new(),
+    };
+    let text = format!(
+        "# yaml-language-server: $schema=https://example.invalid/monotable/design.schema.json\n{}",
+        design.to_yaml()
+    );
+    super::emit(args.out.as_deref(), &text)
+}

@@ -1,0 +1,78 @@
+//! A CloudFormation template (AWS::DynamoDB::Table, AWS::SSM::Parameter, AWS::IAM::ManagedPolicy).
+
+use serde_json::{json, Map, Value};
+
+use super::iam::{policy, Arns};
+use super::{key_attributes, parameter_name, table_name};
+use crate::model::{Design, IndexKind, Projection};
+
+fn projection(p: &Projection) -> Value {
+    match p {
+        Projection::All => json!({"ProjectionType": "ALL"}),
+        Projection::KeysOnly => json!({"ProjectionType": "KEYS_ONLY"}),
+        Projection::Include(a) => json!({"ProjectionType": "INCLUDE", "NonKeyAttributes": a}),
+    }
+}
+
+/// The template as JSON.
+pub fn cloudformation(d: &Design) -> Value {
+    let c = &d.conventions;
+    let mut props = Map::new();
+    props.insert("TableName".into(), json!({"Fn::Sub": table_name(d, "${Stage}")}));
+    props.insert("BillingMode".into(), json!("PAY_PER_REQUEST"));
+    let defs: Vec<Value> =
+        key_attributes(d).iter().map(|a| json!({"AttributeName": a, "AttributeType": "S"})).collect();
+    props.insert("AttributeDefinitions".into(), Value::Array(defs));
+    props.insert(
+        "KeySchema".into(),
+        json!([{"AttributeName": c.pk, "KeyType": "HASH"}, {"AttributeName": c.sk, "KeyType": "RANGE"}]),
+    );
+    for (kind, key) in [(IndexKind::Gsi, "GlobalSecondaryIndexes"), (IndexKind::Lsi, "LocalSecondaryIndexes")]
+    {
+        let list: Vec<Value> = d
+            .indexes
+            .iter()
+            .filter(|i| i.kind == kind)
+            .map(|i| {
+                let pk = if kind == IndexKind::Gsi { i.pk.clone().unwrap_or_default() } else { c.pk.clone() };
+                json!({
+                    "IndexName": i.name,
+                    "KeySchema": [{"AttributeName": pk, "KeyType": "HASH"}, {"AttributeName": i.sk, "KeyType": "RANGE"}],
+                    "Projection": projection(&i.projection),
+                })
+            })
+            .collect();
+        if !list.is_empty() {
+            props.insert(key.into(), Value::Array(list));
+        }
+    }
+    if let Some(ttl) = &c.ttl {
+        props.insert("TimeToLiveSpecification".into(), json!({"AttributeName": ttl, "Enabled": true}));
+    }
+    props.insert("PointInTimeRecoverySpecification".into(), json!({"PointInTimeRecoveryEnabled": true}));
+    props.insert("DeletionProtectionEnabled".into(), json!(true));
+    let table = || json!({"Fn::GetAtt": ["Table", "Arn"]});
+    let index = |name: &str| json!({"Fn::Sub": format!("${{Table.Arn}}/index/{name}")});
+    let doc = policy(d, &Arns { table: &table, index: &index });
+    json!({
+        "AWSTemplateFormatVersion": "2010-09-09",
+        "Description": format!("monotable design {}/{}/{}: table, name parameter (S19) and least-privilege policy", d.app, d.unit, d.model),
+        "Parameters": {"Stage": {"Type": "String", "Default": "dev", "AllowedPattern": "^[a-z0-9-]+$", "Description": "Deployment stage, suffixing every name (S19)"}},
+        "Resources": {
+            "Table": {"Type": "AWS::DynamoDB::Table", "DeletionPolicy": "Retain", "UpdateReplacePolicy": "Retain", "Properties": props},
+            "TableNameParameter": {"Type": "AWS::SSM::Parameter", "Properties": {
+                "Name": {"Fn::Sub": parameter_name(d, "${Stage}")}, "Type": "String", "Value": {"Ref": "Table"}}},
+            "ServicePolicy": {"Type": "AWS::IAM::ManagedPolicy", "Properties": {
+                "Description": "Only the actions, table and indexes of the design's access patterns", "PolicyDocument": doc}}
+        },
+        "Outputs": {
+            "TableName": {"Value": {"Ref": "Table"}},
+            "ServicePolicyArn": {"Value": {"Ref": "ServicePolicy"}}
+        }
+    })
+}
+
+/// The same template as YAML (CloudFormation reads the long-form intrinsics in YAML too).
+pub fn cloudformation_yaml(d: &Design) -> String {
+    serde_norway::to_string(&cloudformation(d)).unwrap_or_default()
+}

@@ -1,0 +1,36 @@
+//! Infrastructure as code from a design (S19, S22): CloudFormation (JSON or YAML) and
+//! Terraform, each with a stage parameter, the table (keys, indexes, TTL, on-demand billing,
+//! point-in-time recovery and deletion protection on), the SSM parameter publishing the name
+//! at `/<app>/<stage>/<unit>/<model>-table-name`, and the least-privilege IAM policy.
+
+mod cloudformation;
+pub mod iam;
+mod terraform;
+
+pub use cloudformation::{cloudformation, cloudformation_yaml};
+pub use terraform::terraform;
+
+use crate::model::{Design, IndexKind};
+
+/// The scalar key attributes the table and its indexes declare, in first-use order.
+pub(crate) fn key_attributes(d: &Design) -> Vec<String> {
+    let mut out = vec![d.conventions.pk.clone(), d.conventions.sk.clone()];
+    for i in &d.indexes {
+        let pk = if i.kind == IndexKind::Gsi { i.pk.clone() } else { None };
+        for a in pk.into_iter().chain([i.sk.clone()]) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// The stage-free parts of names: `<app>-<stage>-<model>` and the SSM path.
+pub(crate) fn table_name(d: &Design, stage: &str) -> String {
+    format!("{}-{stage}-{}", d.app, d.model)
+}
+
+pub(crate) fn parameter_name(d: &Design, stage: &str) -> String {
+    format!("/{}/{stage}/{}/{}-table-name", d.app, d.unit, d.model)
+}

@@ -1,0 +1,122 @@
+//! A Terraform configuration (aws_dynamodb_table, aws_ssm_parameter, aws_iam_policy) in HCL.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use super::iam::{policy, Arns};
+use super::{key_attributes, parameter_name, table_name};
+use crate::model::{Design, IndexKind, Projection};
+
+/// Marks a JSON string as a raw HCL expression rather than a quoted string.
+const EXPR: &str = "\u{1}expr:";
+
+/// A quoted HCL string; `${` and `%{` are escaped unless `interpolate`.
+fn quote(s: &str, interpolate: bool) -> String {
+    let mut out = serde_json::to_string(s).unwrap_or_default();
+    if !interpolate {
+        out = out.replace("${", "$${").replace("%{", "%%{");
+    }
+    out
+}
+
+fn hcl_value(v: &Value, indent: usize, out: &mut String) {
+    let pad = "  ".repeat(indent + 1);
+    match v {
+        Value::String(s) => match s.strip_prefix(EXPR) {
+            Some(expr) => out.push_str(expr),
+            None => out.push_str(&quote(s, false)),
+        },
+        Value::Array(items) => {
+            out.push_str("[\n");
+            for i in items {
+                out.push_str(&pad);
+                hcl_value(i, indent + 1, out);
+                out.push_str(",\n");
+            }
+            out.push_str(&"  ".repeat(indent));
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push_str("{\n");
+            for (k, v) in map {
+                let _ = write!(out, "{pad}{} = ", quote(k, false));
+                hcl_value(v, indent + 1, out);
+                out.push('\n');
+            }
+            out.push_str(&"  ".repeat(indent));
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// The configuration as HCL text.
+pub fn terraform(d: &Design) -> String {
+    let c = &d.conventions;
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "# monotable design {}/{}/{}: table, name parameter (S19) and least-privilege policy.\n",
+        d.app, d.unit, d.model
+    );
+    t.push_str("variable \"stage\" {\n  description = \"Deployment stage, suffixing every name (S19)\"\n  type        = string\n  default     = \"dev\"\n}\n\n");
+    t.push_str("resource \"aws_dynamodb_table\" \"table\" {\n");
+    let _ = writeln!(t, "  name                        = {}", quote(&table_name(d, "${var.stage}"), true));
+    t.push_str("  billing_mode                = \"PAY_PER_REQUEST\"\n");
+    let _ = writeln!(t, "  hash_key                    = {}", quote(&c.pk, false));
+    let _ = writeln!(t, "  range_key                   = {}", quote(&c.sk, false));
+    t.push_str("  deletion_protection_enabled = true\n");
+    for a in key_attributes(d) {
+        let _ = writeln!(t, "\n  attribute {{\n    name = {}\n    type = \"S\"\n  }}", quote(&a, false));
+    }
+    for i in &d.indexes {
+        let (block, pk) = match i.kind {
+            IndexKind::Gsi => ("global_secondary_index", i.pk.clone()),
+            IndexKind::Lsi => ("local_secondary_index", None),
+        };
+        let _ = writeln!(t, "\n  {block} {{\n    name            = {}", quote(&i.name, false));
+        if let Some(pk) = pk {
+            let _ = writeln!(t, "    hash_key        = {}", quote(&pk, false));
+        }
+        let _ = writeln!(t, "    range_key       = {}", quote(&i.sk, false));
+        match &i.projection {
+            Projection::All => t.push_str("    projection_type = \"ALL\"\n"),
+            Projection::KeysOnly => t.push_str("    projection_type = \"KEYS_ONLY\"\n"),
+            Projection::Include(a) => {
+                let list: Vec<String> = a.iter().map(|x| quote(x, false)).collect();
+                let _ = writeln!(
+                    t,
+                    "    projection_type = \"INCLUDE\"\n    non_key_attributes = [{}]",
+                    list.join(", ")
+                );
+            }
+        }
+        t.push_str("  }\n");
+    }
+    if let Some(ttl) = &c.ttl {
+        let _ = writeln!(
+            t,
+            "\n  ttl {{\n    attribute_name = {}\n    enabled        = true\n  }}",
+            quote(ttl, false)
+        );
+    }
+    t.push_str("\n  point_in_time_recovery {\n    enabled = true\n  }\n\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n\n");
+    t.push_str("resource \"aws_ssm_parameter\" \"table_name\" {\n");
+    let _ = writeln!(t, "  name  = {}", quote(&parameter_name(d, "${var.stage}"), true));
+    t.push_str("  type  = \"String\"\n  value = aws_dynamodb_table.table.name\n}\n\n");
+    let table = || Value::String(format!("{EXPR}aws_dynamodb_table.table.arn"));
+    let index =
+        |name: &str| Value::String(format!("{EXPR}\"${{aws_dynamodb_table.table.arn}}/index/{name}\""));
+    let doc = policy(d, &Arns { table: &table, index: &index });
+    t.push_str("resource \"aws_iam_policy\" \"service\" {\n");
+    let _ = writeln!(
+        t,
+        "  name        = {}",
+        quote(&format!("{}-dynamodb", table_name(d, "${var.stage}")), true)
+    );
+    t.push_str("  description = \"Only the actions, table and indexes of the design's access patterns\"\n  policy = jsonencode(");
+    hcl_value(&doc, 1, &mut t);
+    t.push_str(")\n}\n\noutput \"table_name\" {\n  value = aws_dynamodb_table.table.name\n}\n\noutput \"service_policy_arn\" {\n  value = aws_iam_policy.service.arn\n}\n");
+    t
+}
