@@ -50,6 +50,32 @@ pub fn client_for_service(service: Service) -> Client {
     Client::from_conf(config_builder(service).build())
 }
 
+/// A DynamoDB Streams client over `engine`: the same in-process [`Service`] answers the
+/// `DynamoDBStreams_20120810.*` operations, so records of the tables that [`client_for`]
+/// clients of the same engine write are read as a Lambda trigger or a KCL consumer reads them.
+pub fn streams_client_for(engine: Engine) -> aws_sdk_dynamodbstreams::Client {
+    streams_client_for_service(Service::new(engine))
+}
+
+/// A DynamoDB Streams client over a fresh engine of its own (whose tables only it sees; use
+/// [`streams_client_for`] to read the streams of another client's tables).
+pub fn streams_client() -> aws_sdk_dynamodbstreams::Client {
+    streams_client_for(Engine::new())
+}
+
+/// A DynamoDB Streams client over a configured protocol [`Service`].
+pub fn streams_client_for_service(service: Service) -> aws_sdk_dynamodbstreams::Client {
+    use aws_sdk_dynamodbstreams::config::{BehaviorVersion, Region};
+    let config = aws_sdk_dynamodbstreams::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::from_static("us-east-1"))
+        .credentials_provider(Credentials::new("monotable", "monotable", None, None, "monotable-embedded"))
+        .endpoint_url(ENDPOINT)
+        .http_client(EmbeddedHttpClient::new(service))
+        .build();
+    aws_sdk_dynamodbstreams::Client::from_conf(config)
+}
+
 /// The SDK configuration [`client_for_service`] uses, for callers that want to change
 /// something (retry policy, interceptors, region) before building a client. It carries
 /// fixed dummy credentials, region `us-east-1` and the connector.
