@@ -1,5 +1,6 @@
 """Drives a monotable server with boto3: create-table (with a GSI), put-item, query,
-transact-write-items, and the typed errors boto3 users catch.
+transact-write-items, the typed errors boto3 users catch, and DynamoDB Streams through boto3's
+dynamodbstreams client on the same endpoint.
 
 Usage: python3 boto3_smoke.py http://127.0.0.1:PORT
 Run by crates/server/tests/real_clients.rs; exits non-zero on the first failed check.
@@ -140,8 +141,60 @@ def main(endpoint):
     assert table.get_item(Key={"artist": "Gamma", "song": "Five"})["Item"]["genre"] == "pop"
     assert table.scan()["Count"] == 5
 
+    streams_smoke(client, boto3.client("dynamodbstreams", **connection))
+
     client.delete_table(TableName="music")
     print("boto3 smoke test: ok")
+
+
+def streams_smoke(client, streams):
+    """Enables a stream, writes, and reads the records back with every iterator type."""
+    client.create_table(
+        TableName="feed",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    table = client.update_table(
+        TableName="feed", StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
+    )["TableDescription"]
+    arn = table["LatestStreamArn"]
+    try:
+        client.update_table(
+            TableName="feed", StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}
+        )
+        raise AssertionError("a second stream should be refused")
+    except ClientError as e:
+        assert e.response["Error"]["Message"] == "Table already has an enabled stream: TableName: feed", e.response
+    client.put_item(TableName="feed", Item={"id": {"S": "a"}, "n": {"N": "1"}})
+    client.put_item(TableName="feed", Item={"id": {"S": "a"}, "n": {"N": "2"}})
+    client.delete_item(TableName="feed", Key={"id": {"S": "a"}})
+
+    assert [s["StreamArn"] for s in streams.list_streams(TableName="feed")["Streams"]] == [arn]
+    description = streams.describe_stream(StreamArn=arn)["StreamDescription"]
+    assert description["StreamStatus"] == "ENABLED", description
+    shard = description["Shards"][0]["ShardId"]
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")
+    page = streams.get_records(ShardIterator=iterator["ShardIterator"])
+    records = page["Records"]
+    assert [r["eventName"] for r in records] == ["INSERT", "MODIFY", "REMOVE"], records
+    assert records[1]["dynamodb"]["OldImage"]["n"] == {"N": "1"}, records[1]
+    assert records[1]["dynamodb"]["NewImage"]["n"] == {"N": "2"}, records[1]
+    # boto3 parses the epoch seconds into a datetime.
+    assert records[0]["dynamodb"]["ApproximateCreationDateTime"].year >= 2024, records[0]
+    first = records[0]["dynamodb"]["SequenceNumber"]
+    after = streams.get_shard_iterator(
+        StreamArn=arn, ShardId=shard, ShardIteratorType="AFTER_SEQUENCE_NUMBER", SequenceNumber=first
+    )
+    assert len(streams.get_records(ShardIterator=after["ShardIterator"])["Records"]) == 2
+    latest = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="LATEST")
+    assert streams.get_records(ShardIterator=latest["ShardIterator"])["Records"] == []
+    try:
+        streams.describe_stream(StreamArn=arn + "0")
+        raise AssertionError("an unknown stream should be refused")
+    except streams.exceptions.ResourceNotFoundException:
+        pass
+    client.delete_table(TableName="feed")
 
 
 if __name__ == "__main__":
