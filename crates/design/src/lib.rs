@@ -16,6 +16,7 @@ mod model;
 pub mod overlap;
 mod pattern;
 mod schema;
+pub mod show;
 mod template;
 
 pub use error::DesignError;

@@ -3,6 +3,7 @@
 mod check;
 mod iac;
 mod new;
+mod show;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -23,6 +24,8 @@ enum DesignCommand {
     Check(check::CheckArgs),
     /// Generate CloudFormation or Terraform with a least-privilege IAM policy.
     Iac(iac::IacArgs),
+    /// Show the access-pattern table (Markdown) or the aggregate view (SVG, HTML).
+    Show(show::ShowArgs),
 }
 
 /// Runs `monotable design`.
@@ -31,6 +34,7 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
         DesignCommand::New(a) => new::run(a),
         DesignCommand::Check(a) => check::run(a),
         DesignCommand::Iac(a) => iac::run(a),
+        DesignCommand::Show(a) => show::run(a),
     }
 }
 
