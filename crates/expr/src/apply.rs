@@ -13,6 +13,8 @@
 //!
 //! The update works on a copy: on error the caller's item is unchanged.
 
+use std::collections::HashSet;
+
 use monotable_types::{AttributeValue, Item, NumberError};
 
 use crate::error::{ErrorKind, ExprError};
@@ -111,17 +113,22 @@ fn parent_state(item: &Item, path: &[PathElement]) -> Option<bool> {
     ))
 }
 
-fn union<T: PartialEq + Clone>(mut a: Vec<T>, b: &[T]) -> Vec<T> {
+/// `a` followed by the members of `b` it lacks. Membership goes through a hash set, so that
+/// adding to a set of any size costs time linear in both sets.
+fn union<T: Eq + std::hash::Hash + Clone>(mut a: Vec<T>, b: &[T]) -> Vec<T> {
+    let mut present: HashSet<T> = a.iter().cloned().collect();
     for x in b {
-        if !a.contains(x) {
+        if present.insert(x.clone()) {
             a.push(x.clone());
         }
     }
     a
 }
 
-fn difference<T: PartialEq + Clone>(a: &[T], b: &[T]) -> Vec<T> {
-    a.iter().filter(|x| !b.contains(x)).cloned().collect()
+/// The members of `a` not in `b`, in `a`'s order, in time linear in both sets.
+fn difference<T: Eq + std::hash::Hash + Clone>(a: &[T], b: &[T]) -> Vec<T> {
+    let removed: HashSet<&T> = b.iter().collect();
+    a.iter().filter(|x| !removed.contains(x)).cloned().collect()
 }
 
 /// The result of `ADD value` to `current` (absent when the attribute does not exist).

@@ -49,6 +49,7 @@ mod reserved;
 mod resolve_condition;
 mod resolve_update;
 mod resolved;
+mod used;
 mod values;
 
 pub use check::{MAX_IN_OPERANDS, MAX_PATH_DEPTH};

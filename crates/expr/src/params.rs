@@ -13,6 +13,7 @@ use monotable_types::AttributeValue;
 use crate::ast;
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
 use crate::resolved::{Path, PathElement};
+use crate::used::Used;
 
 /// One request's `ExpressionAttributeNames` and `ExpressionAttributeValues`, and which of
 /// them the request's expressions used. Resolve each expression of the request through the
@@ -21,9 +22,9 @@ pub struct Params<'a> {
     names: Option<&'a HashMap<String, String>>,
     values: Option<&'a HashMap<String, AttributeValue>>,
     /// The keys of `names` and `values` that an expression used, each once. Borrowed from the
-    /// maps (no copies); a request has few placeholders, so a vector's linear search wins.
-    used_names: Vec<&'a str>,
-    used_values: Vec<&'a str>,
+    /// maps (no copies).
+    used_names: Used<'a>,
+    used_values: Used<'a>,
 }
 
 /// Looks `key` up in a request's placeholder map. A request has a handful of placeholders,
@@ -38,20 +39,13 @@ fn find<'a, V>(map: &'a HashMap<String, V>, key: &str) -> Option<(&'a String, &'
     }
 }
 
-/// Notes `key` as used.
-fn mark<'a>(used: &mut Vec<&'a str>, key: &'a str) {
-    if !used.contains(&key) {
-        used.push(key);
-    }
-}
-
 impl<'a> Params<'a> {
     /// Placeholders of one request.
     pub fn new(
         names: Option<&'a HashMap<String, String>>,
         values: Option<&'a HashMap<String, AttributeValue>>,
     ) -> Self {
-        Params { names, values, used_names: Vec::new(), used_values: Vec::new() }
+        Params { names, values, used_names: Used::default(), used_values: Used::default() }
     }
 
     /// The attribute name a `#placeholder` stands for, without marking it used.
@@ -95,7 +89,7 @@ impl<'a> Params<'a> {
                 ast::PathElement::Placeholder(p) => {
                     let (key, name) =
                         self.names.and_then(|m| find(m, p)).ok_or_else(|| Params::undefined_name(kind, p))?;
-                    mark(&mut self.used_names, key);
+                    self.used_names.mark(key);
                     PathElement::Attribute(name.clone())
                 }
                 ast::PathElement::Index(i) => PathElement::Index(*i),
@@ -129,7 +123,7 @@ impl<'a> Params<'a> {
             .values
             .and_then(|m| find(m, placeholder))
             .ok_or_else(|| Params::undefined_value(kind, placeholder))?;
-        mark(&mut self.used_values, key);
+        self.used_values.mark(key);
         Ok(v.clone())
     }
 
@@ -237,7 +231,8 @@ pub(crate) fn java_set_order(mut keys: Vec<&str>, total: usize) -> Vec<&str> {
         let h = java_hash(k) as u32;
         ((h ^ (h >> 16)) as usize) & mask
     };
-    keys.sort_by(|a, b| bucket(a).cmp(&bucket(b)).then_with(|| a.cmp(b)));
+    // Each key's bucket is hashed once, not once per comparison.
+    keys.sort_by_cached_key(|k| (bucket(k), *k));
     keys
 }
 

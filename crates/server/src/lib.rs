@@ -20,6 +20,7 @@ mod decode;
 mod encoding;
 mod endpoints;
 mod error;
+mod fairness;
 mod operation;
 mod response;
 mod service;

@@ -1,8 +1,9 @@
 //! HTTP/1.1 over TCP with hyper: accept loop, keep-alive, body size limit, graceful shutdown.
 //!
 //! Each connection is served by its own task. A request's body is collected up to
-//! [`MAX_REQUEST_BYTES`] and handed, complete, to [`Service::handle`]; engine calls are
-//! synchronous and short, so they run directly on the tokio worker.
+//! [`MAX_REQUEST_BYTES`] and handed, complete, to [`Service::handle`]. Engine calls are
+//! synchronous: small single-item requests run directly on the tokio worker, everything else
+//! on the blocking pool, so that a long request never stalls the others (`fairness`).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -18,6 +19,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use monotable_engine::Engine;
 use tokio::net::TcpListener;
 
+use crate::fairness::runs_inline;
 use crate::response::{error_response, new_request_id, JSON_1_0};
 use crate::service::{Service, MAX_REQUEST_BYTES};
 use crate::ServerError;
@@ -104,10 +106,12 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
         .get(http::header::EXPECT)
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     match read_body(body, declared, expects_continue).await {
-        Ok(body) if service.blocking_calls() => {
+        Ok(body) if service.blocking_calls() || !runs_inline(target(&parts), body.len()) => {
             // A durable engine may wait for an fsync inside the call. On the blocking pool many
             // such calls wait at once, so one group commit can serve them all; on the async
-            // workers at most one call per worker could wait, and groups would stay tiny.
+            // workers at most one call per worker could wait, and groups would stay tiny. A
+            // request that may run long goes there too, so that it never holds up the light
+            // requests of other connections (see `fairness`).
             let service = service.clone();
             let handle = tokio::task::spawn_blocking(move || service.handle(&parts, &body).map(Full::new));
             match handle.await {
@@ -142,6 +146,10 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
             response
         }
     }
+}
+
+fn target(parts: &http::request::Parts) -> Option<&str> {
+    parts.headers.get("x-amz-target").and_then(|v| v.to_str().ok())
 }
 
 /// Collects a request body of at most [`MAX_REQUEST_BYTES`]. A larger body is read on and

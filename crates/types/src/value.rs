@@ -1,6 +1,6 @@
 //! DynamoDB's ten attribute types.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use crate::Number;
@@ -93,8 +93,19 @@ impl fmt::Display for AttributeType {
     }
 }
 
-fn same_set<T: PartialEq>(a: &[T], b: &[T]) -> bool {
-    a.len() == b.len() && a.iter().all(|x| b.contains(x)) && b.iter().all(|x| a.contains(x))
+/// Set equality in time linear in the sets' sizes: small sets are compared pairwise (no
+/// allocation), larger ones through hash sets, so a 100,000-member set costs no more than
+/// reading it twice.
+fn same_set<T: Eq + std::hash::Hash>(a: &[T], b: &[T]) -> bool {
+    const PAIRWISE: usize = 16;
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= PAIRWISE {
+        return a.iter().all(|x| b.contains(x)) && b.iter().all(|x| a.contains(x));
+    }
+    let (left, right): (HashSet<&T>, HashSet<&T>) = (a.iter().collect(), b.iter().collect());
+    left == right
 }
 
 impl PartialEq for AttributeValue {

@@ -1,0 +1,232 @@
+//! Request handling is linear in the size of the request: for each kind of input that a
+//! request can make large, doubling it must not cost more than about 2.5× the CPU time.
+//! A pairwise (quadratic) check would cost 4×.
+//!
+//! Each case grows its input until one request takes at least [`MIN_RUN`] of this thread's CPU
+//! time (or the input reaches its cap), then compares the median of [`REPS`] runs at n and at
+//! 2n, retrying a failing ratio twice before failing, so that a noisy machine does not flake.
+
+use std::time::Duration;
+
+use monotable_engine::Engine;
+use monotable_server::Service;
+
+const MIN_RUN: Duration = Duration::from_millis(15);
+const REPS: usize = 5;
+const LIMIT: f64 = 2.5;
+
+/// Nanoseconds this thread has spent on a CPU (`CLOCK_THREAD_CPUTIME_ID`).
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec for the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+fn service() -> Service {
+    let service = Service::new(Engine::new());
+    let table = r#"{"TableName":"scaling","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#;
+    call(&service, "CreateTable", table.as_bytes());
+    service
+}
+
+/// Runs one request; returns its status.
+fn call(service: &Service, op: &str, body: &[u8]) -> u16 {
+    let request = http::Request::post("/")
+        .header("content-type", "application/x-amz-json-1.0")
+        .header("x-amz-target", format!("DynamoDB_20120810.{op}"))
+        .header("x-amz-date", "20240101T000000Z")
+        .header(
+            "authorization",
+            "AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/dynamodb/aws4_request, \
+             SignedHeaders=host;x-amz-date;x-amz-target, Signature=00",
+        )
+        .body(())
+        .expect("request head");
+    let (parts, ()) = request.into_parts();
+    let response = service.handle(&parts, body);
+    let status = response.status().as_u16();
+    assert!(status < 500, "{op}: {status} {}", String::from_utf8_lossy(response.body()));
+    status
+}
+
+/// The median CPU time of one `op` request with `body`.
+fn median_cpu(service: &Service, op: &str, body: &[u8]) -> Duration {
+    let mut times: Vec<Duration> = (0..REPS)
+        .map(|_| {
+            let started = thread_cpu();
+            call(service, op, body);
+            thread_cpu() - started
+        })
+        .collect();
+    times.sort();
+    times[REPS / 2]
+}
+
+/// Asserts that `op` with `body(n)` scales linearly in n, for n up to `cap`.
+fn assert_linear(kind: &str, op: &str, cap: usize, body: impl Fn(usize) -> String) {
+    let service = service();
+    let mut n = 500;
+    while n * 2 < cap {
+        let once = body(n);
+        let started = thread_cpu();
+        call(&service, op, once.as_bytes());
+        if thread_cpu() - started >= MIN_RUN {
+            break;
+        }
+        n *= 2;
+    }
+    let n = n.min(cap / 2);
+    let (small, large) = (body(n), body(2 * n));
+    let mut ratios = Vec::new();
+    for _ in 0..3 {
+        let a = median_cpu(&service, op, small.as_bytes());
+        let b = median_cpu(&service, op, large.as_bytes());
+        let ratio = b.as_secs_f64() / a.as_secs_f64().max(1e-9);
+        if ratio <= LIMIT {
+            return;
+        }
+        ratios.push((a, b, ratio));
+    }
+    panic!("{kind}: doubling n = {n} cost more than {LIMIT}× the CPU time: {ratios:?}");
+}
+
+fn members(n: usize, show: impl Fn(usize) -> String) -> String {
+    (0..n).map(show).collect::<Vec<_>>().join(",")
+}
+
+fn attributes(n: usize) -> String {
+    members(n, |i| format!(r#""a{i}":{{"N":"{i}"}}"#))
+}
+
+#[test]
+fn a_string_set_costs_linear_time() {
+    assert_linear("SS", "PutItem", 40_000, |n| {
+        format!(
+            r#"{{"TableName":"scaling","Item":{{"pk":{{"S":"k"}},"s":{{"SS":[{}]}}}}}}"#,
+            members(n, |i| format!("\"{i}\""))
+        )
+    });
+}
+
+#[test]
+fn a_number_set_costs_linear_time() {
+    assert_linear("NS", "PutItem", 40_000, |n| {
+        format!(
+            r#"{{"TableName":"scaling","Item":{{"pk":{{"S":"k"}},"s":{{"NS":[{}]}}}}}}"#,
+            members(n, |i| format!("\"{i}\""))
+        )
+    });
+}
+
+#[test]
+fn a_binary_set_costs_linear_time() {
+    // Base64 of the member's index as text, so that every member is distinct.
+    assert_linear("BS", "PutItem", 40_000, |n| {
+        let b64 = |i: usize| {
+            use std::fmt::Write;
+            let mut s = String::new();
+            let _ = write!(s, "\"{}\"", base64_of(format!("{i:06}").as_bytes()));
+            s
+        };
+        format!(r#"{{"TableName":"scaling","Item":{{"pk":{{"S":"k"}},"s":{{"BS":[{}]}}}}}}"#, members(n, b64))
+    });
+}
+
+fn base64_of(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    bytes
+        .chunks(3)
+        .flat_map(|c| {
+            let v = (u32::from(c[0]) << 16)
+                | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+                | u32::from(*c.get(2).unwrap_or(&0));
+            let chars = [18, 12, 6, 0].map(|s| ALPHABET[((v >> s) & 63) as usize] as char);
+            let keep = c.len() + 1;
+            chars.into_iter().enumerate().map(move |(i, ch)| if i < keep { ch } else { '=' })
+        })
+        .collect()
+}
+
+#[test]
+fn a_set_in_unused_expression_attribute_values_costs_linear_time() {
+    assert_linear("values (one set)", "Scan", 400_000, |n| {
+        format!(
+            r#"{{"TableName":"scaling","FilterExpression":"attribute_exists(pk)","ExpressionAttributeValues":{{":v":{{"SS":[{}]}}}}}}"#,
+            members(n, |i| format!("\"v{i}\""))
+        )
+    });
+}
+
+#[test]
+fn many_expression_attribute_values_cost_linear_time() {
+    assert_linear("values", "Scan", 400_000, |n| {
+        format!(
+            r#"{{"TableName":"scaling","FilterExpression":"attribute_exists(pk)","ExpressionAttributeValues":{{{}}}}}"#,
+            members(n, |i| format!(r#"":v{i}":{{"S":"x"}}"#))
+        )
+    });
+}
+
+#[test]
+fn many_expression_attribute_names_cost_linear_time() {
+    assert_linear("names", "GetItem", 400_000, |n| {
+        format!(
+            r#"{{"TableName":"scaling","Key":{{"pk":{{"S":"k"}}}},"ProjectionExpression":"pk","ExpressionAttributeNames":{{{}}}}}"#,
+            members(n, |i| format!(r##""#n{i}":"a{i}""##))
+        )
+    });
+}
+
+#[test]
+fn many_attributes_to_get_cost_linear_time() {
+    assert_linear("projection", "GetItem", 400_000, |n| {
+        format!(
+            r#"{{"TableName":"scaling","Key":{{"pk":{{"S":"k"}}}},"AttributesToGet":[{}]}}"#,
+            members(n, |i| format!("\"a{i}\""))
+        )
+    });
+}
+
+#[test]
+fn a_wide_item_costs_linear_time() {
+    assert_linear("wide item", "PutItem", 30_000, |n| {
+        format!(r#"{{"TableName":"scaling","Item":{{"pk":{{"S":"w"}},{}}}}}"#, attributes(n))
+    });
+}
+
+#[test]
+fn a_batch_of_wide_items_costs_linear_time() {
+    assert_linear("batch", "BatchWriteItem", 25 * 12_000, |n| {
+        let puts = members(25, |k| {
+            format!(r#"{{"PutRequest":{{"Item":{{"pk":{{"S":"b{k}"}},{}}}}}}}"#, attributes(n / 25))
+        });
+        format!(r#"{{"RequestItems":{{"scaling":[{puts}]}}}}"#)
+    });
+}
+
+#[test]
+fn a_transaction_of_wide_items_costs_linear_time() {
+    assert_linear("transaction", "TransactWriteItems", 25 * 12_000, |n| {
+        let puts = members(25, |k| {
+            format!(
+                r#"{{"Put":{{"TableName":"scaling","Item":{{"pk":{{"S":"t{k}"}},{}}}}}}}"#,
+                attributes(n / 25)
+            )
+        });
+        format!(r#"{{"TransactItems":[{puts}]}}"#)
+    });
+}
+
+#[test]
+fn adding_to_a_large_set_costs_linear_time() {
+    // Each run adds n members to a set that the previous runs filled with the same n, so the
+    // union is of two sets of n members each time.
+    assert_linear("set union", "UpdateItem", 30_000, |n| {
+        format!(
+            r#"{{"TableName":"scaling","Key":{{"pk":{{"S":"u{n}"}}}},"UpdateExpression":"ADD s :v","ExpressionAttributeValues":{{":v":{{"SS":[{}]}}}}}}"#,
+            members(n, |i| format!("\"{i}\""))
+        )
+    });
+}
