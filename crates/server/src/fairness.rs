@@ -3,7 +3,8 @@
 //! The server runs few async workers (one on a two-core machine). A request that runs on a
 //! worker holds it until the engine returns, and every other connection on that worker waits.
 //! So only requests whose work is small by construction run there: a single-item operation
-//! (at most one item of at most 400 KB, plus its index entries) with a small body. Everything
+//! (at most one item of at most 400 KB, plus its index entries) or a table listing (at most
+//! 100 names) with a small body. Everything
 //! else — Scan and Query (up to 1 MB read), batches, transactions, PartiQL, control-plane
 //! calls, and any request with a large body — runs on the runtime's blocking pool, where the
 //! operating system time-slices it against the workers, which keep accepting and answering.
@@ -23,7 +24,10 @@ pub(crate) fn runs_inline(target: Option<&str>, body_len: usize) -> bool {
         return false;
     }
     match Operation::from_target(target) {
-        Ok(op) => matches!(op.name(), "GetItem" | "PutItem" | "UpdateItem" | "DeleteItem" | "DescribeTable"),
+        Ok(op) => matches!(
+            op.name(),
+            "GetItem" | "PutItem" | "UpdateItem" | "DeleteItem" | "DescribeTable" | "ListTables"
+        ),
         Err(_) => true,
     }
 }
