@@ -202,7 +202,11 @@ pub struct KeyCondition {
     pub partition_key: String,
     /// The value it must equal.
     pub partition_value: AttributeValue,
-    /// The optional sort key condition.
+    /// Equalities on further key attributes of a multi-attribute (GSI) key, in key-schema
+    /// order: the partition attributes after the first, then the sort attributes before the
+    /// one `sort` conditions. Empty for a single-attribute key.
+    pub equalities: Vec<(String, AttributeValue)>,
+    /// The optional sort key condition (on the last sort attribute the condition uses).
     pub sort: Option<SortKeyCondition>,
 }
 

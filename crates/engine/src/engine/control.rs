@@ -8,6 +8,7 @@ use monotable_types::AttributeType;
 use parking_lot::{Mutex, RwLock};
 use serde::{Deserialize, Serialize};
 
+use super::multi_key::{resolve_gsi_key, MAX_GSI_KEY_ELEMENTS};
 use super::util::{lookup, now_epoch, table_not_found, ARN_PREFIX};
 use super::Inner;
 use crate::api::*;
@@ -32,14 +33,24 @@ const MAX_LSI: usize = 5;
 pub(super) const MAX_GSI: usize = 20;
 
 pub(super) fn key_type_enum(c: &mut Constraints, schema: Option<&Vec<KeySchemaElement>>, path: &str) {
+    key_type_enum_max(c, schema, path, 2);
+}
+
+/// [`key_type_enum`] with another maximum length (a GSI's key may have eight elements).
+pub(super) fn key_type_enum_max(
+    c: &mut Constraints,
+    schema: Option<&Vec<KeySchemaElement>>,
+    path: &str,
+    max: usize,
+) {
     let Some(schema) = schema else { return };
     for (i, e) in schema.iter().enumerate() {
         c.one_of(e.key_type.as_deref(), &format!("{path}.{}.member.keyType", i + 1), &["HASH", "RANGE"]);
         c.not_null(&format!("{path}.{}.member.keyType", i + 1), e.key_type.is_some());
         c.not_null(&format!("{path}.{}.member.attributeName", i + 1), e.attribute_name.is_some());
     }
-    if schema.len() > 2 {
-        c.fail("[...]", path, "Member must have length less than or equal to 2");
+    if schema.len() > max {
+        c.fail("[...]", path, &format!("Member must have length less than or equal to {max}"));
     }
     if schema.is_empty() {
         c.fail("[]", path, "Member must have length greater than or equal to 1");
@@ -106,7 +117,7 @@ pub(super) fn resolve_key(
             Some(sk)
         }
     };
-    Ok(KeySchema { pk, sk })
+    Ok(KeySchema::single(pk, sk))
 }
 
 pub(super) fn resolve_projection(p: Option<&Projection>, index: &str) -> Result<ProjectionKind, Error> {
@@ -197,7 +208,7 @@ fn schema_from_description(inner: &Inner, d: &TableDescription) -> Result<Schema
     }
     for g in d.global_secondary_indexes.iter().flatten() {
         let name = g.index_name.clone().unwrap_or_default();
-        let k = resolve_key(g.key_schema.as_deref().unwrap_or_default(), &defs, Some(&name))?;
+        let k = resolve_gsi_key(g.key_schema.as_deref().unwrap_or_default(), &defs, &name)?;
         let p = resolve_projection(g.projection.as_ref(), &name)?;
         indexes.push(new_index(inner, &table_id, &name, true, k, p)?);
     }
@@ -286,7 +297,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
     for (i, g) in input.global_secondary_indexes.iter().flatten().enumerate() {
         let path = format!("globalSecondaryIndexes.{}.member", i + 1);
         c.name(g.index_name.as_deref(), &format!("{path}.indexName"), true);
-        key_type_enum(&mut c, g.key_schema.as_ref(), &format!("{path}.keySchema"));
+        key_type_enum_max(&mut c, g.key_schema.as_ref(), &format!("{path}.keySchema"), MAX_GSI_KEY_ELEMENTS);
         projection_enum(&mut c, g.projection.as_ref(), &format!("{path}.projection"));
         pt_constraints(&mut c, g.provisioned_throughput.as_ref(), &format!("{path}.provisionedThroughput"));
     }
@@ -364,7 +375,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
         if !index_names.insert(iname) {
             return Err(Error::invalid_param(format!("Duplicate index name: {iname}")));
         }
-        let k = resolve_key(g.key_schema.as_deref().unwrap_or_default(), &defs, Some(iname))?;
+        let k = resolve_gsi_key(g.key_schema.as_deref().unwrap_or_default(), &defs, iname)?;
         resolve_projection(g.projection.as_ref(), iname)?;
         match (billing.as_str(), &g.provisioned_throughput) {
             ("PROVISIONED", None) => {

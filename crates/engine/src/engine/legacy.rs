@@ -322,7 +322,12 @@ pub(crate) fn key_conditions(
         };
         sort = Some(SortKeyCondition { attribute: sk.name.clone(), op: sop });
     }
-    Ok(KeyCondition { partition_key: key.pk.name.clone(), partition_value: pk_value, sort })
+    Ok(KeyCondition {
+        partition_key: key.pk.name.clone(),
+        partition_value: pk_value,
+        equalities: Vec::new(),
+        sort,
+    })
 }
 
 /// `AttributeUpdates` as an update plan.

@@ -9,6 +9,7 @@ mod control;
 mod items;
 mod legacy;
 mod misc;
+mod multi_key;
 mod policy;
 mod read;
 mod stream_control;

@@ -357,8 +357,18 @@ fn key_range(key: &KeySchema, kc: &KeyCondition, reverse: bool) -> Result<KeyRan
     }
     let mut prefix = Vec::with_capacity(64);
     encode_value(&kc.partition_value, &mut prefix);
+    // A multi-attribute key's further equalities extend the prefix: every component encoding
+    // is prefix-free, so the entries matching them are one contiguous byte range.
+    let ty_of = |name: &str| key.attrs().find(|a| a.name == name).map(|a| a.ty);
+    for (name, v) in &kc.equalities {
+        if ty_of(name) != Some(v.attribute_type()) {
+            return Err(mismatch());
+        }
+        encode_value(v, &mut prefix);
+    }
+    let sort_attr = kc.sort.as_ref().and_then(|s| key.sort().find(|a| a.name == s.attribute));
     let with = |v: &AttributeValue| -> Result<Vec<u8>, Error> {
-        let sk = key.sk.as_ref().ok_or_else(mismatch)?;
+        let sk = sort_attr.ok_or_else(mismatch)?;
         if v.attribute_type() != sk.ty {
             return Err(mismatch());
         }
@@ -388,7 +398,7 @@ fn key_range(key: &KeySchema, kc: &KeyCondition, reverse: bool) -> Result<KeyRan
             (Bound::Included(lo), prefix_end(&hi))
         }
         Some(SortKeyOp::BeginsWith(v)) => {
-            let sk = key.sk.as_ref().ok_or_else(mismatch)?;
+            let sk = sort_attr.ok_or_else(mismatch)?;
             let bytes: &[u8] = match v {
                 AttributeValue::S(s) if sk.ty == monotable_types::AttributeType::S => s.as_bytes(),
                 AttributeValue::B(b) if sk.ty == monotable_types::AttributeType::B => b,
@@ -522,9 +532,11 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
     let mut params =
         Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
     let kc = match &input.key_condition_expression {
-        Some(text) => params
-            .key_condition(text, &order.pk.name, order.sk.as_ref().map(|s| s.name.as_str()))
-            .map_err(expr_err)?,
+        Some(text) => {
+            let partition: Vec<&str> = order.partition().map(|a| a.name.as_str()).collect();
+            let sort: Vec<&str> = order.sort().map(|a| a.name.as_str()).collect();
+            params.key_condition_tuple(text, &partition, &sort).map_err(expr_err)?
+        }
         None => legacy::key_conditions(input.key_conditions.as_ref().unwrap_or(&Default::default()), &order)?,
     };
     let filter = filter_condition(

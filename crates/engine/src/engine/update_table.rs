@@ -8,9 +8,10 @@ use std::sync::Arc;
 use monotable_types::AttributeType;
 
 use super::control::{
-    control_table, describe, gsi_description, key_type_enum, new_index, projection_enum, pt_constraints,
-    pt_description, resolve_key, resolve_projection, save, MAX_GSI,
+    control_table, describe, gsi_description, key_type_enum_max, new_index, projection_enum, pt_constraints,
+    pt_description, resolve_projection, save, MAX_GSI,
 };
+use super::multi_key::{resolve_gsi_key, MAX_GSI_KEY_ELEMENTS};
 use super::util::now_epoch;
 use super::Inner;
 use crate::api::*;
@@ -29,7 +30,12 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
         if let Some(cr) = &u.create {
             let path = format!("globalSecondaryIndexUpdates.{}.member.create", i + 1);
             c.name(cr.index_name.as_deref(), &format!("{path}.indexName"), true);
-            key_type_enum(&mut c, cr.key_schema.as_ref(), &format!("{path}.keySchema"));
+            key_type_enum_max(
+                &mut c,
+                cr.key_schema.as_ref(),
+                &format!("{path}.keySchema"),
+                MAX_GSI_KEY_ELEMENTS,
+            );
             projection_enum(&mut c, cr.projection.as_ref(), &format!("{path}.projection"));
         }
     }
@@ -192,7 +198,7 @@ fn apply_gsi_update(
                 Some((a.attribute_name.as_deref()?, AttributeType::parse(a.attribute_type.as_deref()?)?))
             })
             .collect();
-        let key = resolve_key(cr.key_schema.as_deref().unwrap_or_default(), &defs, Some(&iname))?;
+        let key = resolve_gsi_key(cr.key_schema.as_deref().unwrap_or_default(), &defs, &iname)?;
         let projection = resolve_projection(cr.projection.as_ref(), &iname)?;
         let mut description = gsi_description(&arn, cr.clone());
         let mode = d.billing_mode_summary.as_ref().and_then(|b| b.billing_mode.clone());

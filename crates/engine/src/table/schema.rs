@@ -15,22 +15,44 @@ pub(crate) struct KeyAttr {
     pub ty: AttributeType,
 }
 
-/// A partition key and an optional sort key.
+/// A partition key and an optional sort key. A global secondary index may have a
+/// multi-attribute key: up to four partition attributes (`pk`, then `pk_more`) and up to four
+/// sort attributes (`sk`, then `sk_more`), in KeySchema order. `sk_more` is empty when `sk` is
+/// `None`; base tables and local secondary indexes always have both lists empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct KeySchema {
     pub pk: KeyAttr,
     pub sk: Option<KeyAttr>,
+    pub pk_more: Vec<KeyAttr>,
+    pub sk_more: Vec<KeyAttr>,
 }
 
 impl KeySchema {
     /// True when `name` is one of the key attributes.
     pub fn is_key(&self, name: &str) -> bool {
-        self.pk.name == name || self.sk.as_ref().is_some_and(|s| s.name == name)
+        self.attrs().any(|a| a.name == name)
     }
 
-    /// The key attributes, partition key first.
+    /// A single-attribute key schema.
+    pub fn single(pk: KeyAttr, sk: Option<KeyAttr>) -> KeySchema {
+        KeySchema { pk, sk, pk_more: Vec::new(), sk_more: Vec::new() }
+    }
+
+    /// The partition attributes, in KeySchema order.
+    pub fn partition(&self) -> impl Iterator<Item = &KeyAttr> {
+        std::iter::once(&self.pk).chain(&self.pk_more)
+    }
+
+    /// The sort attributes, in KeySchema order (none without a sort key).
+    pub fn sort(&self) -> impl Iterator<Item = &KeyAttr> {
+        self.sk.iter().chain(&self.sk_more)
+    }
+
+    /// The key attributes: the partition attributes, then the sort attributes. An entry's
+    /// storage key encodes them in this order, so (every component encoding being
+    /// prefix-free) byte order is the order of the attribute tuple.
     pub fn attrs(&self) -> impl Iterator<Item = &KeyAttr> {
-        std::iter::once(&self.pk).chain(self.sk.as_ref())
+        self.partition().chain(self.sort())
     }
 
     /// Appends the encoding of the item's key attributes, or returns `false` (leaving `out`

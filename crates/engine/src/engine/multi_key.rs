@@ -1,0 +1,72 @@
+//! Multi-attribute GSI keys (DynamoDB, November 2025): a global secondary index's KeySchema
+//! may hold up to four HASH elements followed by up to four RANGE elements. The partition key
+//! is the tuple of the HASH attributes and the sort key the tuple of the RANGE attributes, each
+//! in KeySchema order. Base tables and local secondary indexes keep one HASH and at most one
+//! RANGE element (`control::resolve_key`).
+//!
+//! Source: AWS API reference, `KeySchemaElement`/`GlobalSecondaryIndex` ("You can specify up
+//! to 4 attributes with keyType = HASH and up to 4 attributes with keyType = RANGE", as the
+//! provider docs word it), and the developer guide's "Multi-attribute key schema" section of
+//! GSI.md.
+
+use std::collections::{BTreeSet, HashMap};
+
+use monotable_types::AttributeType;
+
+use super::control::resolve_key;
+use crate::api::KeySchemaElement;
+use crate::table::{KeyAttr, KeySchema};
+use crate::Error;
+
+/// The most attributes each of a GSI's partition key and sort key may have.
+pub(super) const MAX_KEY_ATTRIBUTES: usize = 4;
+
+/// The most KeySchema elements a GSI may have (four HASH and four RANGE).
+pub(super) const MAX_GSI_KEY_ELEMENTS: usize = 2 * MAX_KEY_ATTRIBUTES;
+
+/// Resolves a global secondary index's key schema, which may be multi-attribute. A one- or
+/// two-element schema is resolved exactly as for a table (same checks, same messages).
+pub(super) fn resolve_gsi_key(
+    elements: &[KeySchemaElement],
+    defs: &HashMap<&str, AttributeType>,
+    index: &str,
+) -> Result<KeySchema, Error> {
+    let second_is_hash = elements.get(1).is_some_and(|e| e.key_type.as_deref() == Some("HASH"));
+    if elements.len() <= 2 && !second_is_hash {
+        return resolve_key(elements, defs, Some(index));
+    }
+    // The first element must be HASH: the single-attribute check reports it.
+    let first = resolve_key(&elements[..1], defs, Some(index))?;
+    let hashes = elements.iter().take_while(|e| e.key_type.as_deref() == Some("HASH")).count();
+    let ranges = &elements[hashes..];
+    if ranges.iter().any(|e| e.key_type.as_deref() != Some("RANGE")) {
+        return Err(Error::validation(
+            "Invalid KeySchema: HASH key type KeySchemaElements must all precede the RANGE key type KeySchemaElements",
+        ));
+    }
+    if hashes > MAX_KEY_ATTRIBUTES || ranges.len() > MAX_KEY_ATTRIBUTES {
+        return Err(Error::invalid_param(format!(
+            "Invalid KeySchema: a global secondary index key may have at most {MAX_KEY_ATTRIBUTES} HASH and {MAX_KEY_ATTRIBUTES} RANGE KeySchemaElements; index: {index}"
+        )));
+    }
+    let mut seen = BTreeSet::new();
+    let mut attrs = Vec::with_capacity(elements.len());
+    for e in elements {
+        // Each element resolves on its own, so an undefined attribute gets the usual message.
+        let one =
+            [KeySchemaElement { attribute_name: e.attribute_name.clone(), key_type: Some("HASH".into()) }];
+        let attr = resolve_key(&one, defs, Some(index))?.pk;
+        if !seen.insert(attr.name.clone()) {
+            return Err(Error::invalid_param(format!(
+                "Invalid KeySchema: attribute {} appears more than once in the KeySchema of index: {index}",
+                attr.name
+            )));
+        }
+        attrs.push(attr);
+    }
+    let mut sort: Vec<KeyAttr> = attrs.split_off(hashes);
+    let mut partition = attrs.into_iter();
+    let pk = partition.next().unwrap_or(first.pk);
+    let sk = (!sort.is_empty()).then(|| sort.remove(0));
+    Ok(KeySchema { pk, sk, pk_more: partition.collect(), sk_more: sort })
+}
