@@ -38,7 +38,7 @@ fn definitions() -> Vec<AttributeDefinition> {
         def("id", ScalarAttributeType::S),
         def("org", ScalarAttributeType::S),
         def("status", ScalarAttributeType::S),
-        def("day", ScalarAttributeType::N),
+        def("due", ScalarAttributeType::N),
         def("seq", ScalarAttributeType::S),
     ]
 }
@@ -47,7 +47,7 @@ fn four_part_gsi() -> GlobalSecondaryIndex {
     gsi(&[
         ("org", KeyType::Hash),
         ("status", KeyType::Hash),
-        ("day", KeyType::Range),
+        ("due", KeyType::Range),
         ("seq", KeyType::Range),
     ])
 }
@@ -107,7 +107,7 @@ async fn query(
                 names.sort_unstable();
                 assert_eq!(
                     names,
-                    ["day", "id", "org", "seq", "status"],
+                    ["due", "id", "org", "seq", "status"],
                     "LastEvaluatedKey holds every key attribute"
                 );
                 start = Some(k.clone());
@@ -125,11 +125,11 @@ async fn a_multi_attribute_gsi_is_created_described_and_queried_left_to_right() 
     let schema = described.table().expect("table").global_secondary_indexes()[0].key_schema();
     let shape: Vec<(&str, &str)> =
         schema.iter().map(|k| (k.attribute_name(), k.key_type().as_str())).collect();
-    assert_eq!(shape, [("org", "HASH"), ("status", "HASH"), ("day", "RANGE"), ("seq", "RANGE")]);
+    assert_eq!(shape, [("org", "HASH"), ("status", "HASH"), ("due", "RANGE"), ("seq", "RANGE")]);
 
     let n = |v: i64| AttributeValue::N(v.to_string());
     let full = |org: &str, status: &str, day: i64, seq: &str| {
-        vec![("org", s(org)), ("status", s(status)), ("day", n(day)), ("seq", s(seq))]
+        vec![("org", s(org)), ("status", s(status)), ("due", n(day)), ("seq", s(seq))]
     };
     put(&client, "t1", &full("acme", "open", 10, "b")).await;
     put(&client, "t2", &full("acme", "open", 9, "z")).await;
@@ -137,7 +137,7 @@ async fn a_multi_attribute_gsi_is_created_described_and_queried_left_to_right() 
     put(&client, "t4", &full("acme", "done", 1, "a")).await;
     put(&client, "t5", &full("other", "open", 1, "a")).await;
     // Sparse: an item missing any one key attribute is not in the index.
-    put(&client, "t6", &[("org", s("acme")), ("status", s("open")), ("day", n(10))]).await;
+    put(&client, "t6", &[("org", s("acme")), ("status", s("open")), ("due", n(10))]).await;
     put(&client, "t7", &full("acme", "open", 100, "b")).await;
 
     let part = [(":o", s("acme")), (":s", s("open"))];
@@ -145,12 +145,12 @@ async fn a_multi_attribute_gsi_is_created_described_and_queried_left_to_right() 
     assert_eq!(query(&client, "org = :o AND #s = :s", &part).await.unwrap(), ["t2", "t3", "t1", "t7"]);
     let mut with_day = part.to_vec();
     with_day.push((":d", n(10)));
-    assert_eq!(query(&client, "org = :o AND #s = :s AND day = :d", &with_day).await.unwrap(), ["t3", "t1"]);
-    assert_eq!(query(&client, "org = :o AND #s = :s AND day > :d", &with_day).await.unwrap(), ["t7"]);
+    assert_eq!(query(&client, "org = :o AND #s = :s AND due = :d", &with_day).await.unwrap(), ["t3", "t1"]);
+    assert_eq!(query(&client, "org = :o AND #s = :s AND due > :d", &with_day).await.unwrap(), ["t7"]);
     let mut with_seq = with_day.clone();
     with_seq.push((":q", s("b")));
     assert_eq!(
-        query(&client, "#s = :s AND day = :d AND begins_with(seq, :q) AND org = :o", &with_seq)
+        query(&client, "#s = :s AND due = :d AND begins_with(seq, :q) AND org = :o", &with_seq)
             .await
             .unwrap(),
         ["t1"]
@@ -170,7 +170,7 @@ async fn a_multi_attribute_gsi_is_created_described_and_queried_left_to_right() 
     .unwrap_err();
     assert_eq!(code, "ValidationException");
     let (code, _) =
-        query(&client, "org = :o AND #s = :s AND day > :d AND seq = :q", &with_seq).await.unwrap_err();
+        query(&client, "org = :o AND #s = :s AND due > :d AND seq = :q", &with_seq).await.unwrap_err();
     assert_eq!(code, "ValidationException");
 }
 
@@ -181,21 +181,21 @@ async fn key_schemas_beyond_the_multi_attribute_limits_are_refused() {
     let five = gsi(&[
         ("org", KeyType::Hash),
         ("status", KeyType::Hash),
-        ("day", KeyType::Hash),
+        ("due", KeyType::Hash),
         ("seq", KeyType::Hash),
         ("id", KeyType::Hash),
     ]);
     let (code, _) = create(&client, five).await.unwrap_err();
     assert_eq!(code, "ValidationException");
     // A HASH element after a RANGE element.
-    let mixed = gsi(&[("org", KeyType::Hash), ("day", KeyType::Range), ("status", KeyType::Hash)]);
+    let mixed = gsi(&[("org", KeyType::Hash), ("due", KeyType::Range), ("status", KeyType::Hash)]);
     let (code, _) = create(&client, mixed).await.unwrap_err();
     assert_eq!(code, "ValidationException");
     // A local secondary index stays single-attribute: at most two elements.
     let lsi = LocalSecondaryIndex::builder()
         .index_name("lsi_multi")
         .key_schema(element("id", KeyType::Hash))
-        .key_schema(element("day", KeyType::Range))
+        .key_schema(element("due", KeyType::Range))
         .key_schema(element("seq", KeyType::Range))
         .projection(Projection::builder().projection_type(ProjectionType::All).build())
         .build()
