@@ -210,7 +210,7 @@ proptest! {
         let e = Engine::new();
         create(&e, index_at_start);
         let mut m = BTreeMap::new();
-        let mut write = |ops: &[(u8, Option<Row>)], m: &mut BTreeMap<u8, Row>| {
+        let write = |ops: &[(u8, Option<Row>)], m: &mut BTreeMap<u8, Row>| {
             for (id, r) in ops {
                 match r {
                     Some(r) => {
