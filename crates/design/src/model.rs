@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::DesignError;
+use crate::settings::TableSettings;
 
 /// The name access patterns use for the base table (not an index).
 pub const TABLE: &str = "table";
@@ -28,6 +29,9 @@ pub struct Design {
     pub model: String,
     /// Attribute naming conventions (S2).
     pub conventions: Conventions,
+    /// Billing, stream, tags and deletion protection; defaults when omitted.
+    #[serde(default, skip_serializing_if = "TableSettings::is_default")]
+    pub table: TableSettings,
     /// Secondary indexes (GSIs and LSIs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub indexes: Vec<Index>,
@@ -103,9 +107,10 @@ pub enum IndexKind {
     Lsi,
 }
 
-/// Which attributes an index copies.
+/// Which attributes an index copies: `all`, `keys_only` or `{include: [...]}`. (Read and
+/// written through [`ProjectionText`], since YAML would otherwise want a `!include` tag.)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", from = "ProjectionText", into = "ProjectionText")]
 pub enum Projection {
     /// Every attribute.
     All,
@@ -113,6 +118,49 @@ pub enum Projection {
     KeysOnly,
     /// The keys and these non-key attributes.
     Include(Vec<String>),
+}
+
+/// The written form of a [`Projection`]: a word or an `include` map, the same in JSON and YAML.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum ProjectionText {
+    /// `all` or `keys_only`.
+    Word(ProjectionWord),
+    /// The keys and these non-key attributes.
+    Include {
+        /// Non-key attributes copied to the index.
+        include: Vec<String>,
+    },
+}
+
+/// A projection without an attribute list.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum ProjectionWord {
+    /// Every attribute.
+    All,
+    /// Only the table and index keys.
+    KeysOnly,
+}
+
+impl From<ProjectionText> for Projection {
+    fn from(t: ProjectionText) -> Projection {
+        match t {
+            ProjectionText::Word(ProjectionWord::All) => Projection::All,
+            ProjectionText::Word(ProjectionWord::KeysOnly) => Projection::KeysOnly,
+            ProjectionText::Include { include } => Projection::Include(include),
+        }
+    }
+}
+
+impl From<Projection> for ProjectionText {
+    fn from(p: Projection) -> ProjectionText {
+        match p {
+            Projection::All => ProjectionText::Word(ProjectionWord::All),
+            Projection::KeysOnly => ProjectionText::Word(ProjectionWord::KeysOnly),
+            Projection::Include(include) => ProjectionText::Include { include },
+        }
+    }
 }
 
 fn projection_all() -> Projection {
@@ -445,6 +493,11 @@ impl Design {
         d.indexes.sort_by(|a, b| a.name.cmp(&b.name));
         d.access_patterns.sort_by(|a, b| a.name.cmp(&b.name));
         d
+    }
+
+    /// The table's name in `stage`: `<app>-<stage>-<model>` (S19).
+    pub fn table_name(&self, stage: &str) -> String {
+        format!("{}-{stage}-{}", self.app, self.model)
     }
 
     /// The index called `name`.

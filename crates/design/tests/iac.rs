@@ -5,12 +5,33 @@
 
 use std::process::Command;
 
-use monotable_design::{iac, Design};
+use monotable_design::{iac, Billing, Design, Index, IndexKind, Projection, StreamView};
 use serde_json::{json, Value};
 
 fn example(name: &str) -> Design {
     let path = format!("{}/../{name}/design.yaml", env!("CARGO_MANIFEST_DIR"));
     Design::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The examples, and example-users with every table setting and index form switched on
+/// (provisioned billing, a stream, tags, an LSI, an `include` projection).
+fn designs() -> Vec<(&'static str, Design)> {
+    let mut full = example("example-users");
+    full.table.billing = Billing::Provisioned { read: 5, write: 7 };
+    full.table.stream = Some(StreamView::NewAndOldImages);
+    full.table.tags.insert("team".into(), "identity".into());
+    full.indexes.push(Index {
+        name: "LSI1".into(),
+        kind: IndexKind::Lsi,
+        pk: None,
+        sk: "LSI1SK".into(),
+        projection: Projection::Include(vec!["email".into()]),
+    });
+    vec![
+        ("example-users", example("example-users")),
+        ("example-orgs", example("example-orgs")),
+        ("full", full),
+    ]
 }
 
 /// Runs a validator; `None` if it is not installed.
@@ -37,8 +58,7 @@ fn temp(name: &str, text: &str) -> std::path::PathBuf {
 
 #[test]
 fn cloudformation_of_the_examples_passes_cfn_lint() {
-    for name in ["example-users", "example-orgs"] {
-        let d = example(name);
+    for (name, d) in designs() {
         let json =
             temp(&format!("{name}.json"), &serde_json::to_string_pretty(&iac::cloudformation(&d)).unwrap());
         let yaml = temp(&format!("{name}.yaml"), &iac::cloudformation_yaml(&d));
@@ -61,8 +81,8 @@ fn terraform_of_the_examples_parses_as_hcl() {
         kinds = sorted(k.strip('\"') for r in d['resource'] for k in r)\n\
         assert kinds == ['aws_dynamodb_table', 'aws_iam_policy', 'aws_ssm_parameter'], kinds\n\
         assert d['variable'], 'stage variable'\n";
-    for name in ["example-users", "example-orgs"] {
-        let file = temp(&format!("{name}.tf"), &iac::terraform(&example(name)));
+    for (name, d) in designs() {
+        let file = temp(&format!("{name}.tf"), &iac::terraform(&d));
         let Some(probe) = validate("python3", &["-c", "import hcl2"]) else { return };
         if !probe.status.success() {
             assert!(std::env::var_os("CI").is_none(), "python-hcl2 is required in CI (see .ci/run)");
@@ -89,6 +109,25 @@ fn cloudformation_has_stage_parameter_ssm_name_pitr_and_deletion_protection() {
     assert!(tf.contains("name  = \"/acme/${var.stage}/ledger/ledger-table-name\""));
     assert!(tf.contains("point_in_time_recovery {\n    enabled = true"));
     assert!(tf.contains("deletion_protection_enabled = true"));
+}
+
+#[test]
+fn table_settings_reach_cloudformation_and_terraform() {
+    let (_, d) = designs().pop().unwrap();
+    let t = iac::cloudformation(&d);
+    let props = &t["Resources"]["Table"]["Properties"];
+    assert_eq!(props["BillingMode"], json!("PROVISIONED"));
+    assert_eq!(props["ProvisionedThroughput"], json!({"ReadCapacityUnits": 5, "WriteCapacityUnits": 7}));
+    assert_eq!(props["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]["WriteCapacityUnits"], json!(7));
+    assert_eq!(props["StreamSpecification"], json!({"StreamViewType": "NEW_AND_OLD_IMAGES"}));
+    assert_eq!(props["Tags"], json!([{"Key": "team", "Value": "identity"}]));
+    let tf = iac::terraform(&d);
+    assert!(
+        tf.contains("billing_mode                = \"PROVISIONED\"\n  read_capacity               = 5"),
+        "{tf}"
+    );
+    assert!(tf.contains("stream_view_type            = \"NEW_AND_OLD_IMAGES\""), "{tf}");
+    assert!(tf.contains("\"team\" = \"identity\""), "{tf}");
 }
 
 fn statements(d: &Design) -> Vec<Value> {

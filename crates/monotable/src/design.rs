@@ -51,6 +51,7 @@ impl Table {
                 created_by: Some(conv.created_by.clone()),
                 ttl: Some(conv.ttl.clone()),
             },
+            table: Default::default(),
             indexes,
             entities: inner.entities.iter().map(|e| entity(self, e)).collect(),
             access_patterns: inner.notes.patterns.clone(),

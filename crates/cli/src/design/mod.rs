@@ -1,7 +1,10 @@
 //! `monotable design …`: the table's model as data. One file per subcommand.
 
+mod apply;
 mod check;
+mod diff;
 mod iac;
+mod live;
 mod new;
 mod show;
 
@@ -26,6 +29,11 @@ enum DesignCommand {
     Iac(iac::IacArgs),
     /// Show the access-pattern table (Markdown) or the aggregate view (SVG, HTML).
     Show(show::ShowArgs),
+    /// Create the design's table on an endpoint, or add what a live one lacks (exit 3 if it
+    /// still differs).
+    Apply(apply::ApplyArgs),
+    /// Show how a live table differs from the design (exit 2 on drift).
+    Diff(diff::DiffArgs),
 }
 
 /// Runs `monotable design`.
@@ -35,6 +43,8 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
         DesignCommand::Check(a) => check::run(a),
         DesignCommand::Iac(a) => iac::run(a),
         DesignCommand::Show(a) => show::run(a),
+        DesignCommand::Apply(a) => apply::run(a),
+        DesignCommand::Diff(a) => diff::run(a),
     }
 }
 
@@ -42,6 +52,12 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
 pub(crate) fn read(path: &std::path::Path) -> anyhow::Result<Design> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     Design::parse(&text).with_context(|| format!("{}", path.display()))
+}
+
+/// A small runtime for the commands that talk to an endpoint.
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build();
+    rt.context("could not start the async runtime")
 }
 
 /// Writes to `-o FILE` or standard output.

@@ -49,6 +49,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         unit: args.unit,
         model: args.model,
         conventions: Conventions::lower(),
+        table: Default::default(),
         indexes: Vec::new(),
         entities: vec![
             entity("Org", "PROFILE", &["org_id", "name"]),

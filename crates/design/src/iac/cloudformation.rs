@@ -5,6 +5,7 @@ use serde_json::{json, Map, Value};
 use super::iam::{policy, Arns};
 use super::{key_attributes, parameter_name, table_name};
 use crate::model::{Design, IndexKind, Projection};
+use crate::settings::Billing;
 
 fn projection(p: &Projection) -> Value {
     match p {
@@ -19,7 +20,19 @@ pub fn cloudformation(d: &Design) -> Value {
     let c = &d.conventions;
     let mut props = Map::new();
     props.insert("TableName".into(), json!({"Fn::Sub": table_name(d, "${Stage}")}));
-    props.insert("BillingMode".into(), json!("PAY_PER_REQUEST"));
+    let throughput = match d.table.billing {
+        Billing::OnDemand => None,
+        Billing::Provisioned { read, write } => {
+            Some(json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}))
+        }
+    };
+    match &throughput {
+        None => props.insert("BillingMode".into(), json!("PAY_PER_REQUEST")),
+        Some(t) => {
+            props.insert("BillingMode".into(), json!("PROVISIONED"));
+            props.insert("ProvisionedThroughput".into(), t.clone())
+        }
+    };
     let defs: Vec<Value> =
         key_attributes(d).iter().map(|a| json!({"AttributeName": a, "AttributeType": "S"})).collect();
     props.insert("AttributeDefinitions".into(), Value::Array(defs));
@@ -35,11 +48,15 @@ pub fn cloudformation(d: &Design) -> Value {
             .filter(|i| i.kind == kind)
             .map(|i| {
                 let pk = if kind == IndexKind::Gsi { i.pk.clone().unwrap_or_default() } else { c.pk.clone() };
-                json!({
+                let mut index = json!({
                     "IndexName": i.name,
                     "KeySchema": [{"AttributeName": pk, "KeyType": "HASH"}, {"AttributeName": i.sk, "KeyType": "RANGE"}],
                     "Projection": projection(&i.projection),
-                })
+                });
+                if let (IndexKind::Gsi, Some(t)) = (kind, &throughput) {
+                    index["ProvisionedThroughput"] = t.clone();
+                }
+                index
             })
             .collect();
         if !list.is_empty() {
@@ -50,7 +67,14 @@ pub fn cloudformation(d: &Design) -> Value {
         props.insert("TimeToLiveSpecification".into(), json!({"AttributeName": ttl, "Enabled": true}));
     }
     props.insert("PointInTimeRecoverySpecification".into(), json!({"PointInTimeRecoveryEnabled": true}));
-    props.insert("DeletionProtectionEnabled".into(), json!(true));
+    if let Some(view) = d.table.stream {
+        props.insert("StreamSpecification".into(), json!({"StreamViewType": view.as_aws()}));
+    }
+    props.insert("DeletionProtectionEnabled".into(), json!(d.table.deletion_protection));
+    if !d.table.tags.is_empty() {
+        let tags: Vec<Value> = d.table.tags.iter().map(|(k, v)| json!({"Key": k, "Value": v})).collect();
+        props.insert("Tags".into(), Value::Array(tags));
+    }
     let table = || json!({"Fn::GetAtt": ["Table", "Arn"]});
     let index = |name: &str| json!({"Fn::Sub": format!("${{Table.Arn}}/index/{name}")});
     let doc = policy(d, &Arns { table: &table, index: &index });

@@ -28,7 +28,7 @@ pub(crate) fn key_attributes(d: &Design) -> Vec<String> {
 
 /// The stage-free parts of names: `<app>-<stage>-<model>` and the SSM path.
 pub(crate) fn table_name(d: &Design, stage: &str) -> String {
-    format!("{}-{stage}-{}", d.app, d.model)
+    d.table_name(stage)
 }
 
 pub(crate) fn parameter_name(d: &Design, stage: &str) -> String {

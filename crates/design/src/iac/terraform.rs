@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::iam::{policy, Arns};
 use super::{key_attributes, parameter_name, table_name};
 use crate::model::{Design, IndexKind, Projection};
+use crate::settings::Billing;
 
 /// Marks a JSON string as a raw HCL expression rather than a quoted string.
 const EXPR: &str = "\u{1}expr:";
@@ -63,10 +64,37 @@ pub fn terraform(d: &Design) -> String {
     t.push_str("variable \"stage\" {\n  description = \"Deployment stage, suffixing every name (S19)\"\n  type        = string\n  default     = \"dev\"\n}\n\n");
     t.push_str("resource \"aws_dynamodb_table\" \"table\" {\n");
     let _ = writeln!(t, "  name                        = {}", quote(&table_name(d, "${var.stage}"), true));
-    t.push_str("  billing_mode                = \"PAY_PER_REQUEST\"\n");
+    let capacity = match d.table.billing {
+        Billing::OnDemand => {
+            t.push_str("  billing_mode                = \"PAY_PER_REQUEST\"\n");
+            None
+        }
+        Billing::Provisioned { read, write } => {
+            t.push_str("  billing_mode                = \"PROVISIONED\"\n");
+            let _ = writeln!(
+                t,
+                "  read_capacity               = {read}\n  write_capacity              = {write}"
+            );
+            Some((read, write))
+        }
+    };
     let _ = writeln!(t, "  hash_key                    = {}", quote(&c.pk, false));
     let _ = writeln!(t, "  range_key                   = {}", quote(&c.sk, false));
-    t.push_str("  deletion_protection_enabled = true\n");
+    let _ = writeln!(t, "  deletion_protection_enabled = {}", d.table.deletion_protection);
+    if let Some(view) = d.table.stream {
+        let _ = writeln!(
+            t,
+            "  stream_enabled              = true\n  stream_view_type            = \"{}\"",
+            view.as_aws()
+        );
+    }
+    if !d.table.tags.is_empty() {
+        t.push_str("  tags = {\n");
+        for (k, v) in &d.table.tags {
+            let _ = writeln!(t, "    {} = {}", quote(k, false), quote(v, false));
+        }
+        t.push_str("  }\n");
+    }
     for a in key_attributes(d) {
         let _ = writeln!(t, "\n  attribute {{\n    name = {}\n    type = \"S\"\n  }}", quote(&a, false));
     }
@@ -78,6 +106,9 @@ pub fn terraform(d: &Design) -> String {
         let _ = writeln!(t, "\n  {block} {{\n    name            = {}", quote(&i.name, false));
         if let Some(pk) = pk {
             let _ = writeln!(t, "    hash_key        = {}", quote(&pk, false));
+            if let Some((read, write)) = capacity {
+                let _ = writeln!(t, "    read_capacity   = {read}\n    write_capacity  = {write}");
+            }
         }
         let _ = writeln!(t, "    range_key       = {}", quote(&i.sk, false));
         match &i.projection {
