@@ -15,6 +15,7 @@
 //! # Ok::<(), monotable_bench::BenchError>(())
 //! ```
 
+mod attack;
 mod conn;
 mod endpoint;
 mod error;
@@ -26,6 +27,7 @@ mod sigv4;
 mod startup;
 mod workload;
 
+pub use attack::{Attack, AttackReport};
 pub use conn::SigningConfig;
 pub use endpoint::Endpoint;
 pub use error::BenchError;

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
+use crate::attack::AttackReport;
 use crate::setup::SetupReport;
 
 /// Latency percentiles of successful requests, in microseconds.
@@ -80,6 +81,8 @@ pub struct Report {
     pub throughput_per_sec: f64,
     pub latency_us: Latency,
     pub server_memory: Option<ServerMemory>,
+    /// What the `--attack` connection did, when one ran.
+    pub attack: Option<AttackReport>,
 }
 
 fn fmt_us(v: f64) -> String {
@@ -161,6 +164,21 @@ impl Report {
                 let _ = writeln!(out, "  {count:>10}  {kind}");
             }
         }
+        if let Some(a) = &self.attack {
+            let statuses: Vec<String> = a.statuses.iter().map(|(s, n)| format!("{n}×{s}")).collect();
+            let _ = writeln!(
+                out,
+                "attack {} ({} bytes): {} answered [{}], {} transport errors; latency µs p50 {} p99 {} max {}",
+                a.shape,
+                a.body_bytes,
+                a.requests,
+                statuses.join(" "),
+                a.transport_errors,
+                fmt_us(a.latency_us.p50),
+                fmt_us(a.latency_us.p99),
+                fmt_us(a.latency_us.max)
+            );
+        }
         if let Some(m) = &self.server_memory {
             let kib = |v: Option<u64>| v.map_or("?".to_string(), |k| format!("{:.1} MiB", k as f64 / 1024.0));
             let _ = writeln!(
@@ -207,6 +225,14 @@ mod tests {
             throughput_per_sec: 500.0,
             latency_us: Latency::from_nanos(&h),
             server_memory: Some(ServerMemory { pid: 42, rss_before_kib: Some(8192), rss_after_kib: None }),
+            attack: Some(AttackReport {
+                shape: "string-set-80k".into(),
+                body_bytes: 800_000,
+                requests: 12,
+                statuses: BTreeMap::from([(200, 12)]),
+                transport_errors: 0,
+                latency_us: Latency::default(),
+            }),
         }
     }
 
@@ -264,5 +290,6 @@ mod tests {
         assert!(t.contains("p99.9"), "{t}");
         assert!(t.contains("ThrottlingException"), "{t}");
         assert!(t.contains("8.0 MiB before setup, ? after"), "{t}");
+        assert!(t.contains("attack string-set-80k (800000 bytes): 12 answered [12×200]"), "{t}");
     }
 }

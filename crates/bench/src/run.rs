@@ -6,12 +6,13 @@
 //! server cannot make a run loop forever.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 
+use crate::attack::{attack_loop, Attack};
 use crate::conn::{error_kind, Conn, RequestSigner};
 use crate::endpoint::Endpoint;
 use crate::report::{Latency, Report, ServerMemory};
@@ -48,6 +49,8 @@ pub struct BenchConfig {
     pub setup: bool,
     /// A server process whose resident memory is reported before setup and after the run.
     pub server_pid: Option<u32>,
+    /// A hostile request sent in a loop on one extra connection during the measured phase.
+    pub attack: Option<Attack>,
 }
 
 impl BenchConfig {
@@ -72,6 +75,7 @@ impl BenchConfig {
             signing: SigningConfig::default(),
             setup: true,
             server_pid: None,
+            attack: None,
         }
     }
 
@@ -278,8 +282,26 @@ async fn run_async(config: &BenchConfig, endpoint: Endpoint) -> Result<Report, B
     if !config.warmup.is_zero() {
         conns = phase(conns, &endpoint, &ops, Stop::Duration(config.warmup)).await?.0;
     }
+    let attacker = config.attack.map(|attack| {
+        let done = Arc::new(AtomicBool::new(false));
+        let task = tokio::spawn(attack_loop(
+            attack,
+            endpoint.clone(),
+            first_signer.sharing(),
+            config.model.table.clone(),
+            done.clone(),
+        ));
+        (task, done)
+    });
     let (conns, stats, elapsed) = phase(conns, &endpoint, &ops, config.stop).await?;
     drop(conns);
+    let attack = match attacker {
+        Some((task, done)) => {
+            done.store(true, Ordering::Relaxed);
+            Some(task.await.map_err(|e| BenchError::Task(e.to_string()))?)
+        }
+        None => None,
+    };
 
     let mut merged = histogram();
     let (mut ok, mut empty, mut reconnects) = (0, 0, 0);
@@ -323,6 +345,7 @@ async fn run_async(config: &BenchConfig, endpoint: Endpoint) -> Result<Report, B
             rss_before_kib: rss_before,
             rss_after_kib: rss_kib(pid),
         }),
+        attack,
     })
 }
 

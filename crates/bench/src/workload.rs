@@ -94,6 +94,8 @@ pub(crate) enum OpKind {
     Update,
     Query,
     Transact,
+    /// Only sent by `--attack` shapes.
+    Scan,
 }
 
 impl OpKind {
@@ -105,6 +107,7 @@ impl OpKind {
             OpKind::Update => "DynamoDB_20120810.UpdateItem",
             OpKind::Query => "DynamoDB_20120810.Query",
             OpKind::Transact => "DynamoDB_20120810.TransactWriteItems",
+            OpKind::Scan => "DynamoDB_20120810.Scan",
         }
     }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use monotable_bench::{
-    measure_startup, parse_duration, BenchConfig, DataModel, SigningConfig, Stop, Workload,
+    measure_startup, parse_duration, Attack, BenchConfig, DataModel, SigningConfig, Stop, Workload,
 };
 
 /// Arguments of `monotable bench` (boxed: they are many, and the subcommand enum stays small).
@@ -22,6 +22,7 @@ pub struct BenchArgs {
 #[command(after_help = "Examples:\n  \
     monotable bench --endpoint http://127.0.0.1:8000 --workload get --duration 10s\n  \
     monotable bench --workload put --requests 100000 --json report.json\n  \
+    monotable bench --workload get --concurrency 4 --attack string-set-80k\n  \
     monotable bench --endpoint http://127.0.0.1:8001 --startup -- ./server --port 8001")]
 struct BenchOptions {
     /// The DynamoDB endpoint (http://host:port on this machine: loopback addresses only).
@@ -30,6 +31,11 @@ struct BenchOptions {
     /// What the measured requests do: put, get, update, query, mixed or transact.
     #[arg(long, short, default_value = "get", value_parser = str::parse::<Workload>)]
     workload: Workload,
+    /// Also send this hostile request in a loop on one extra connection during the measured
+    /// phase: string-set-40k, string-set-80k, unused-values-80k, attributes-to-get-80k,
+    /// names-100k or wide-item. The report adds the attack's own latencies.
+    #[arg(long, value_parser = str::parse::<Attack>)]
+    attack: Option<Attack>,
     /// Items loaded before the measured phase.
     #[arg(long, default_value_t = 10_000)]
     items: u64,
@@ -126,6 +132,7 @@ impl BenchOptions {
         c.signing = self.signing();
         c.setup = !self.skip_setup;
         c.server_pid = self.server_pid;
+        c.attack = self.attack;
         c
     }
 }
@@ -217,6 +224,8 @@ mod tests {
             "--threads",
             "2",
             "--skip-setup",
+            "--attack",
+            "names-100k",
         ])
         .unwrap()
         .config();
@@ -226,6 +235,7 @@ mod tests {
         assert_eq!((c.concurrency, c.seed, c.threads), (8, 7, 2));
         assert_eq!(c.stop, Stop::Requests(200));
         assert!(!c.setup);
+        assert_eq!(c.attack, Some(Attack::Names100k));
     }
 
     #[test]

@@ -66,7 +66,11 @@ fn median_cpu(service: &Service, op: &str, body: &[u8]) -> Duration {
 
 /// Asserts that `op` with `body(n)` scales linearly in n, for n up to `cap`.
 fn assert_linear(kind: &str, op: &str, cap: usize, body: impl Fn(usize) -> String) {
-    let service = service();
+    assert_linear_on(service(), kind, op, cap, body)
+}
+
+/// [`assert_linear`] on a given service (a table already holding items, say).
+fn assert_linear_on(service: Service, kind: &str, op: &str, cap: usize, body: impl Fn(usize) -> String) {
     let mut n = 500;
     while n * 2 < cap {
         let once = body(n);
@@ -229,4 +233,71 @@ fn adding_to_a_large_set_costs_linear_time() {
             members(n, |i| format!("\"{i}\""))
         )
     });
+}
+
+/// Asserts that the largest input of a case is a valid request, so that the case measures
+/// evaluation and not an early validation error.
+fn assert_accepted(service: &Service, op: &str, body: &str) {
+    assert_eq!(call(service, op, body.as_bytes()), 200, "{op} should accept {body}");
+}
+
+/// A service whose table holds `items` items with number attributes `a0`..`a9`, so that a
+/// filter is evaluated `items` times per Scan and its cost dominates the request's.
+fn service_with_items(items: usize) -> Service {
+    let service = service();
+    for k in 0..items {
+        let body = format!(r#"{{"TableName":"scaling","Item":{{"pk":{{"S":"i{k}"}},{}}}}}"#, attributes(10));
+        call(&service, "PutItem", body.as_bytes());
+    }
+    service
+}
+
+// Expressions are at most 4 KB (DynamoDB developer guide, "Expression parameters": "The
+// maximum length of any expression string is 4 KB"), so chains and lists are short; the cost
+// that could grow faster than linearly is their evaluation against every scanned item, which
+// these cases make dominant by scanning 400 items.
+
+#[test]
+fn a_long_and_chain_costs_linear_time() {
+    let service = service_with_items(400);
+    let body = |n: usize| {
+        let terms: Vec<String> = (0..n).map(|i| format!("a{} >= :z", i % 10)).collect();
+        format!(
+            r#"{{"TableName":"scaling","FilterExpression":"{}","ExpressionAttributeValues":{{":z":{{"N":"0"}}}}}}"#,
+            terms.join(" AND ")
+        )
+    };
+    assert_accepted(&service, "Scan", &body(256));
+    assert_linear_on(service, "AND chain", "Scan", 256, body);
+}
+
+#[test]
+fn a_long_or_chain_costs_linear_time() {
+    // No term holds, so every item evaluates the whole chain.
+    let service = service_with_items(400);
+    let body = |n: usize| {
+        let terms: Vec<String> = (0..n).map(|i| format!("a{} < :z", i % 10)).collect();
+        format!(
+            r#"{{"TableName":"scaling","FilterExpression":"{}","ExpressionAttributeValues":{{":z":{{"N":"0"}}}}}}"#,
+            terms.join(" OR ")
+        )
+    };
+    assert_accepted(&service, "Scan", &body(256));
+    assert_linear_on(service, "OR chain", "Scan", 256, body);
+}
+
+#[test]
+fn a_long_in_list_costs_linear_time() {
+    // DynamoDB allows at most 100 operands in an IN list (developer guide, "Comparison
+    // operator and function reference": "up to 100 values"); none of them matches.
+    let service = service_with_items(400);
+    let body = |n: usize| {
+        let values = members(n, |i| format!(r#"":v{i}":{{"N":"-{}"}}"#, i + 1));
+        let list = members(n, |i| format!(":v{i}"));
+        format!(
+            r#"{{"TableName":"scaling","FilterExpression":"a1 IN ({list})","ExpressionAttributeValues":{{{values}}}}}"#
+        )
+    };
+    assert_accepted(&service, "Scan", &body(100));
+    assert_linear_on(service, "IN list", "Scan", 100, body);
 }
