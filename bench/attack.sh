@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Hostile-input bench (issue #18): GetItem latency on 4 connections while one more connection
+# sends a hostile request shape in a loop (`monotable bench --attack`), alternating with a run
+# without attack, for every shape, three rounds. Prints one line per run; the JSON reports
+# land in $OUT.
+#
+#   cargo build --release -p monotable-cli && bench/attack.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${MONOTABLE_BIN:-target/release/monotable}
+PORT=${PORT:-18123}
+OUT=${OUT:-target/attack}
+ROUNDS=${ROUNDS:-3}
+mkdir -p "$OUT"
+"$BIN" serve --port "$PORT" > "$OUT/serve.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT/" > /dev/null && break; sleep 0.1; done
+EP=http://127.0.0.1:$PORT
+"$BIN" bench --endpoint "$EP" --workload get --concurrency 4 --requests 1000 > /dev/null
+for round in $(seq "$ROUNDS"); do
+  for shape in none string-set-40k string-set-80k unused-values-80k attributes-to-get-80k names-100k wide-item; do
+    extra=()
+    [ "$shape" = none ] || extra=(--attack "$shape")
+    report="$OUT/${round}_${shape}"
+    "$BIN" bench --endpoint "$EP" --workload get --concurrency 4 --duration 8s --skip-setup \
+      "${extra[@]}" --json "$report.json" > "$report.txt" 2>&1
+    echo "round $round $shape: get µs (min mean p50 p90 p99 p99.9 max) $(grep -A1 'lat µs' "$report.txt" | tail -1) | $(grep '^attack' "$report.txt" || true)"
+  done
+done
