@@ -10,10 +10,12 @@ use clap::{Parser, Subcommand};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
+mod copy;
 mod design;
 mod export;
 mod import;
 mod serve;
+mod transfer;
 
 /// monotable: a DynamoDB-compatible engine and single-table toolkit.
 #[derive(Debug, Parser)]
@@ -29,10 +31,12 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Load-test any DynamoDB endpoint and report throughput and latency percentiles.
     Bench(bench::BenchArgs),
-    /// Export a table of a data directory as DynamoDB JSON lines plus a table definition.
+    /// Export a table (of a data directory or an endpoint) as DynamoDB JSON lines plus a table definition.
     Export(export::ExportArgs),
-    /// Import DynamoDB JSON lines into a table of a data directory.
+    /// Import DynamoDB JSON lines into a table of a data directory or an endpoint.
     Import(import::ImportArgs),
+    /// Copy a table from one endpoint to another.
+    Copy(copy::CopyArgs),
     /// Design a table: scaffold, lint, generate infrastructure as code.
     Design(design::DesignArgs),
 }
@@ -44,6 +48,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Export(args) => export::run(args),
         Command::Import(args) => import::run(args),
+        Command::Copy(args) => copy::run(args),
         Command::Design(args) => design::run(args),
     }
 }
