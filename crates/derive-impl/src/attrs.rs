@@ -14,6 +14,71 @@ pub struct IndexAttr {
     pub sk: Option<TemplateAttr>,
 }
 
+/// One `pattern(name = "...", query, index = gsi1, begins_with = "...", admin, filter(a, b))`.
+pub struct PatternAttr {
+    /// The `pattern` word, for errors about the whole declaration.
+    pub at: proc_macro2::Span,
+    pub name: Option<LitStr>,
+    /// The operations named (exactly one is valid): `get`, `query`, `put`, …
+    pub operations: Vec<Ident>,
+    pub index: Option<Ident>,
+    pub pk: Option<TemplateAttr>,
+    /// Sort-key conditions given (at most one is valid): the operator word and the value.
+    pub sort: Vec<(Ident, TemplateAttr)>,
+    pub admin: bool,
+    pub filter: Vec<Ident>,
+}
+
+/// The operation words of a pattern, in the design's spelling.
+pub const OPERATIONS: &[&str] =
+    &["get", "query", "put", "update", "delete", "transact_write", "batch_get", "batch_write"];
+
+/// The sort-key operator words of a pattern (`sk` is equality).
+pub const SORT_OPS: &[&str] = &["sk", "begins_with", "lt", "le", "gt", "ge"];
+
+fn pattern_attr(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<PatternAttr> {
+    let mut p = PatternAttr {
+        at: meta.path.get_ident().map_or_else(proc_macro2::Span::call_site, Ident::span),
+        name: None,
+        operations: Vec::new(),
+        index: None,
+        pk: None,
+        sort: Vec::new(),
+        admin: false,
+        filter: Vec::new(),
+    };
+    meta.parse_nested_meta(|inner| {
+        let Some(word) = inner.path.get_ident().cloned() else {
+            return Err(inner.error("expected a pattern attribute"));
+        };
+        let w = word.to_string();
+        if w == "name" {
+            p.name = Some(inner.value()?.parse()?);
+        } else if w == "index" {
+            p.index = Some(inner.value()?.parse()?);
+        } else if w == "pk" {
+            p.pk = Some(TemplateAttr { lit: inner.value()?.parse()? });
+        } else if w == "admin" {
+            p.admin = true;
+        } else if w == "filter" {
+            inner.parse_nested_meta(|f| {
+                p.filter.push(f.path.get_ident().cloned().ok_or_else(|| f.error("expected a field name"))?);
+                Ok(())
+            })?;
+        } else if SORT_OPS.contains(&w.as_str()) {
+            p.sort.push((word, TemplateAttr { lit: inner.value()?.parse()? }));
+        } else if OPERATIONS.contains(&w.as_str()) {
+            p.operations.push(word);
+        } else {
+            return Err(inner.error(
+                "unknown pattern attribute; expected name = \"...\", an operation (get, query, put, update, delete, transact_write, batch_get, batch_write), index = gsiN, pk = \"...\", sk/begins_with/lt/le/gt/ge = \"...\", admin or filter(..)",
+            ));
+        }
+        Ok(())
+    })?;
+    Ok(p)
+}
+
 /// Everything `#[entity(...)]` declares.
 pub struct EntityAttrs {
     pub name: Option<LitStr>,
@@ -25,6 +90,7 @@ pub struct EntityAttrs {
     pub ttl: Option<Ident>,
     pub unique: Vec<Ident>,
     pub indexes: Vec<IndexAttr>,
+    pub patterns: Vec<PatternAttr>,
     pub validate: bool,
 }
 
@@ -39,6 +105,7 @@ pub fn entity_attrs(attrs: &[syn::Attribute]) -> syn::Result<EntityAttrs> {
         ttl: None,
         unique: Vec::new(),
         indexes: Vec::new(),
+        patterns: Vec::new(),
         validate: false,
     };
     for attr in attrs.iter().filter(|a| a.path().is_ident("entity")) {
@@ -60,6 +127,8 @@ pub fn entity_attrs(attrs: &[syn::Attribute]) -> syn::Result<EntityAttrs> {
                 out.ttl = Some(meta.value()?.parse()?);
             } else if path.is_ident("validate") {
                 out.validate = true;
+            } else if path.is_ident("pattern") {
+                out.patterns.push(pattern_attr(&meta)?);
             } else if path.is_ident("unique") {
                 meta.parse_nested_meta(|inner| {
                     let ident = inner.path.get_ident().cloned().ok_or_else(|| inner.error("expected a field name"))?;
@@ -84,7 +153,7 @@ pub fn entity_attrs(attrs: &[syn::Attribute]) -> syn::Result<EntityAttrs> {
                 out.indexes.push(IndexAttr { name, pk, sk });
             } else {
                 return Err(meta.error(
-                    "unknown entity attribute; expected name, pk, sk, tenant, owner, version, ttl, unique(..), validate or gsiN(..)",
+                    "unknown entity attribute; expected name, pk, sk, tenant, owner, version, ttl, unique(..), validate, gsiN(..) or pattern(..)",
                 ));
             }
             Ok(())

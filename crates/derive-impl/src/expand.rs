@@ -142,13 +142,24 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
     let unique_tokens = unique.iter().map(|f| {
         let n = f.ident.to_string();
         let a = &f.attr;
-        quote!(::monotable::schema::FieldSchema { name: #n, attr: #a })
+        quote!(::monotable::schema::FieldSchema { name: #n, attr: #a, ty: ::core::option::Option::None })
     });
     let field_schema = fields.iter().map(|f| {
         let n = f.ident.to_string();
         let a = &f.attr;
-        quote!(::monotable::schema::FieldSchema { name: #n, attr: #a })
+        let ty = crate::field_type::field_type(&f.ty);
+        quote!(::monotable::schema::FieldSchema { name: #n, attr: #a, ty: #ty })
     });
+    let keys = crate::pattern::EntityKeys {
+        ident,
+        pk,
+        sk,
+        indexes: &entity_attrs.indexes,
+        fields: fields.iter().map(|f| (f.ident.to_string(), f.attr.clone())).collect(),
+    };
+    let pattern_tokens = crate::pattern::patterns(&keys, &entity_attrs.patterns, &|t| {
+        checked_template(t, &fields).map(|_| ())
+    })?;
 
     // The entity's own key parts: every field any template (table or index) uses.
     let entity_arms = all_template_fields.iter().map(|name| {
@@ -242,6 +253,7 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
                     ttl_attr: #ttl_tokens,
                     unique: &[#(#unique_tokens),*],
                     fields: &[#(#field_schema),*],
+                    patterns: &[#(#pattern_tokens),*],
                 };
                 &SCHEMA
             }

@@ -10,6 +10,8 @@
 mod attrs;
 mod collection;
 mod expand;
+mod field_type;
+mod pattern;
 mod template;
 
 pub use template::{parse_template, Segment};

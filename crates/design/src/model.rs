@@ -211,6 +211,21 @@ pub enum FieldType {
     Timestamp,
 }
 
+impl FieldType {
+    /// The DynamoDB type the field is stored as: `S`, `N`, `BOOL`, `B`, `L` or `M`. Enums and
+    /// timestamps are strings.
+    pub fn stored(self) -> &'static str {
+        match self {
+            FieldType::String | FieldType::Enum | FieldType::Timestamp => "S",
+            FieldType::Number => "N",
+            FieldType::Bool => "BOOL",
+            FieldType::Binary => "B",
+            FieldType::List => "L",
+            FieldType::Map => "M",
+        }
+    }
+}
+
 /// One field of an entity type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -498,6 +513,34 @@ impl Design {
     /// The table's name in `stage`: `<app>-<stage>-<model>` (S19).
     pub fn table_name(&self, stage: &str) -> String {
         format!("{}-{stage}-{}", self.app, self.model)
+    }
+
+    /// Fields whose type this document states differently from `code` (a design built from
+    /// code, which states a type only where the Rust type decides it), compared by stored
+    /// DynamoDB type; one line per field, `Entity.field: design string, code number`.
+    pub fn type_mismatches(&self, code: &Design) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in &self.entities {
+            let Some(ce) = code.entity(&e.name) else { continue };
+            for f in &e.fields {
+                let code_ty = ce.field(&f.name).and_then(|c| c.ty);
+                if let (Some(want), Some(have)) = (f.ty, code_ty) {
+                    if want.stored() != have.stored() {
+                        let word = |t: FieldType| {
+                            serde_json::to_value(t).ok().and_then(|v| v.as_str().map(str::to_string))
+                        };
+                        out.push(format!(
+                            "{}.{}: design {}, code {}",
+                            e.name,
+                            f.name,
+                            word(want).unwrap_or_default(),
+                            word(have).unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The index called `name`.

@@ -12,7 +12,7 @@
 //!
 //! Post ids are time-ordered (`2024-05-01T10:00:00Z-<n>`), so the sort key orders posts by time.
 
-use monotable::design::{AccessPattern, Operation, SortOp, TABLE};
+use monotable::design::{AccessPattern, TABLE};
 use monotable::{
     authenticate, AuthContext, Collection, Conventions, CursorKey, Entity, Error, Keys, Mint, Page, Query,
     Sort, Table, TableName, Verifier,
@@ -23,7 +23,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Entity, garde::Validate)]
 #[serde(rename_all = "camelCase")]
 #[entity(pk = "USER#{user_id}", sk = "PROFILE", owner = user_id, unique(email), validate,
-         gsi1(pk = "EMAIL#{email}", sk = "USER"), gsi2(pk = "USERS", sk = "USER#{user_id}"))]
+         gsi1(pk = "EMAIL#{email}", sk = "USER"), gsi2(pk = "USERS", sk = "USER#{user_id}"),
+         pattern(name = "get-user", get),
+         pattern(name = "create-user", transact_write),
+         pattern(name = "get-user-by-email", query, index = gsi1, sk = "USER", admin),
+         pattern(name = "list-users", query, index = gsi2, admin))]
 pub struct User {
     #[garde(length(min = 1, max = 64))]
     pub user_id: String,
@@ -36,7 +40,9 @@ pub struct User {
 /// A post in its author's partition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Entity)]
 #[serde(rename_all = "camelCase")]
-#[entity(pk = "USER#{user_id}", sk = "POST#{post_id}", owner = user_id)]
+#[entity(pk = "USER#{user_id}", sk = "POST#{post_id}", owner = user_id,
+         pattern(name = "create-post", put),
+         pattern(name = "list-posts", query, begins_with = "POST#"))]
 pub struct Post {
     pub user_id: String,
     pub post_id: String,
@@ -46,7 +52,9 @@ pub struct Post {
 /// A comment on a post, stored with the post's author.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Entity)]
 #[serde(rename_all = "camelCase")]
-#[entity(pk = "USER#{user_id}", sk = "COMMENT#{post_id}#{comment_id}", owner = user_id)]
+#[entity(pk = "USER#{user_id}", sk = "COMMENT#{post_id}#{comment_id}", owner = user_id,
+         pattern(name = "create-comment", put),
+         pattern(name = "list-comments-on-post", query, begins_with = "COMMENT#{post_id}"))]
 pub struct Comment {
     pub user_id: String,
     pub post_id: String,
@@ -90,38 +98,7 @@ pub async fn table(client: monotable::dynamodb::Client, name: &str) -> Result<Ta
         .entity::<Post>()
         .entity::<Comment>()
         .design_names("example", "users", "users")
-        .access_pattern(AccessPattern::get("get-user", "User", "USER#{user_id}", "PROFILE"))
-        .access_pattern(AccessPattern::write(
-            "create-user",
-            Operation::TransactWrite,
-            "User",
-            "USER#{user_id}",
-            "PROFILE",
-        ))
-        .access_pattern(AccessPattern::write(
-            "create-post",
-            Operation::Put,
-            "Post",
-            "USER#{user_id}",
-            "POST#{post_id}",
-        ))
-        .access_pattern(AccessPattern::write(
-            "create-comment",
-            Operation::Put,
-            "Comment",
-            "USER#{user_id}",
-            "COMMENT#{post_id}#{comment_id}",
-        ))
-        .access_pattern(
-            AccessPattern::query("list-posts", TABLE, "USER#{user_id}")
-                .of("Post")
-                .sort(SortOp::BeginsWith, "POST#"),
-        )
-        .access_pattern(
-            AccessPattern::query("list-comments-on-post", TABLE, "USER#{user_id}")
-                .of("Comment")
-                .sort(SortOp::BeginsWith, "COMMENT#{post_id}"),
-        )
+        // Single-entity patterns are declared on the entities; the collection is declared here.
         .access_pattern(
             AccessPattern::query("user-partition", TABLE, "USER#{user_id}")
                 .of("User")
@@ -129,13 +106,6 @@ pub async fn table(client: monotable::dynamodb::Client, name: &str) -> Result<Ta
                 .of("Comment")
                 .collection(),
         )
-        .access_pattern(
-            AccessPattern::query("get-user-by-email", "GSI1", "EMAIL#{email}")
-                .of("User")
-                .sort(SortOp::Eq, "USER")
-                .admin(),
-        )
-        .access_pattern(AccessPattern::query("list-users", "GSI2", "USERS").of("User").admin())
         .accept(
             "MT004",
             "User.GSI2",

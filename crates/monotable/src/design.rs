@@ -4,10 +4,13 @@
 
 use std::collections::BTreeMap;
 
-pub use monotable_design::{AccessPattern, Design, Operation, Scope, SortOp, TABLE};
-use monotable_design::{Entity, EntityIndexKey, Field, Index, IndexKind, Projection, Tenant, TenantKind};
+pub use monotable_design::{AccessPattern, Design, FieldType, Operation, Scope, SortOp, TABLE};
+use monotable_design::{
+    Entity, EntityIndexKey, Field, Index, IndexKind, KeyCondition, Projection, SortCondition, Tenant,
+    TenantKind,
+};
 
-use crate::schema::EntitySchema;
+use crate::schema::{EntitySchema, PatternSchema};
 use crate::table::Table;
 
 /// What the builder was told for the design document beyond the entity types.
@@ -21,7 +24,9 @@ pub(crate) struct DesignNotes {
 impl Table {
     /// The design document of this table: conventions, declared GSIs (projecting all
     /// attributes), registered entity types and the access patterns given to the builder.
-    /// Field types are not known to code and are left out.
+    /// Field types are given where the Rust type decides them (`String`, numbers, `bool`,
+    /// sequences, maps, `DateTime`), and access patterns declared on entities follow the
+    /// builder's.
     pub fn design(&self) -> Design {
         let inner = &self.inner;
         let conv = &inner.conv;
@@ -54,9 +59,32 @@ impl Table {
             table: Default::default(),
             indexes,
             entities: inner.entities.iter().map(|e| entity(self, e)).collect(),
-            access_patterns: inner.notes.patterns.clone(),
+            access_patterns: inner
+                .notes
+                .patterns
+                .iter()
+                .cloned()
+                .chain(inner.entities.iter().flat_map(|e| e.patterns.iter().map(|p| pattern(self, e, p))))
+                .collect(),
             accept: inner.notes.accept.clone(),
         }
+    }
+}
+
+/// An access pattern declared on an entity, as the design document writes it.
+fn pattern(table: &Table, e: &EntitySchema, p: &PatternSchema) -> AccessPattern {
+    AccessPattern {
+        name: p.name.into(),
+        entities: vec![e.type_name.into()],
+        index: p.index.map_or_else(|| TABLE.to_string(), |i| table.inner.conv.index_name(i)),
+        operation: p.operation,
+        key: Some(KeyCondition {
+            pk: p.pk.into(),
+            sk: p.sk.map(|(op, value)| SortCondition { op, value: value.into() }),
+        }),
+        scope: if p.admin { Scope::Admin } else { Scope::Tenant },
+        collection: false,
+        filter: p.filter.iter().map(|f| f.to_string()).collect(),
     }
 }
 
@@ -80,7 +108,7 @@ fn entity(table: &Table, e: &EntitySchema) -> Entity {
         fields: e
             .fields
             .iter()
-            .map(|f| Field { name: f.name.into(), attr: (f.attr != f.name).then(|| f.attr.into()), ty: None })
+            .map(|f| Field { name: f.name.into(), attr: (f.attr != f.name).then(|| f.attr.into()), ty: f.ty })
             .collect(),
         unique: e.unique.iter().map(|f| f.name.to_string()).collect(),
         ttl: e.ttl_attr.map(field_of),
@@ -95,11 +123,13 @@ fn entity(table: &Table, e: &EntitySchema) -> Entity {
 }
 
 /// Panics unless the design file at `path` (JSON or YAML) describes the same model as
-/// `table`: conventions, indexes, entity types, access patterns and accepted findings. Field
-/// types and samples, which only the file holds, are not compared. For tests.
+/// `table`: conventions, indexes, entity types, access patterns and accepted findings, and
+/// every field type the file states agrees with the code's where the Rust type decides it
+/// (by stored DynamoDB type: `string`, `enum` and `timestamp` are all strings). Samples, which
+/// only the file holds, are not compared. For tests.
 ///
 /// With `MONOTABLE_DESIGN_UPDATE=1` in the environment it (re)writes the file as YAML from
-/// the code instead (dropping field types and samples the file had).
+/// the code instead (dropping samples and the field types code does not know).
 #[track_caller]
 pub fn assert_matches_file(table: &Table, path: impl AsRef<std::path::Path>) {
     let path = path.as_ref();
@@ -114,6 +144,10 @@ pub fn assert_matches_file(table: &Table, path: impl AsRef<std::path::Path>) {
     let code = table.design();
     if file.code_view() != code.code_view() {
         panic!("{} differs from the code's model; the code's design is:\n{}", path.display(), code.to_yaml());
+    }
+    let mismatches = file.type_mismatches(&code);
+    if !mismatches.is_empty() {
+        panic!("{}: field types differ from the code's:\n{}", path.display(), mismatches.join("\n"));
     }
 }
 

@@ -16,6 +16,7 @@ const fn library_type(type_name: &'static str, pk: Template, sk: Template) -> En
         ttl_attr: None,
         unique: &[],
         fields: &[],
+        patterns: &[],
     }
 }
 

@@ -64,6 +64,27 @@ pub struct FieldSchema {
     pub name: &'static str,
     /// The stored attribute name (after serde renames).
     pub attr: &'static str,
+    /// The design-document type, where the Rust type decides it.
+    pub ty: Option<crate::design::FieldType>,
+}
+
+/// An access pattern declared on an entity with `#[entity(pattern(...))]`.
+#[derive(Debug, Clone, Copy)]
+pub struct PatternSchema {
+    /// The pattern's name.
+    pub name: &'static str,
+    /// The DynamoDB operation.
+    pub operation: crate::design::Operation,
+    /// The logical index (`gsi1` …), or `None` for the table.
+    pub index: Option<&'static str>,
+    /// The partition-key template.
+    pub pk: &'static str,
+    /// The sort-key condition: operator and template.
+    pub sk: Option<(crate::design::SortOp, &'static str)>,
+    /// Whether the pattern is admin-only (S14).
+    pub admin: bool,
+    /// Attributes filtered on after the key condition.
+    pub filter: &'static [&'static str],
 }
 
 /// Everything the runtime knows about one entity type.
@@ -90,6 +111,8 @@ pub struct EntitySchema {
     pub unique: &'static [FieldSchema],
     /// All fields.
     pub fields: &'static [FieldSchema],
+    /// Access patterns declared on the entity.
+    pub patterns: &'static [PatternSchema],
 }
 
 impl EntitySchema {

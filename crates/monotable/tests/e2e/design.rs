@@ -221,3 +221,66 @@ async fn s21_create_for_development_makes_a_usable_table_and_is_idempotent() {
     repo.create(&Post { user_id: "u".into(), post_id: "p".into(), title: "t".into() }).await.unwrap();
     assert_eq!(repo.list(10, None).await.unwrap().items.len(), 1);
 }
+
+/// Access patterns declared on the entity (issue 13): defaults for the index, keys and scope.
+#[derive(Debug, Clone, Serialize, Deserialize, Entity)]
+#[serde(rename_all = "camelCase")]
+#[entity(pk = "SHOP#{shop_id}", sk = "ORDER#{order_id}", tenant = shop_id,
+         gsi1(pk = "STATUS#{status}", sk = "ORDER#{order_id}"),
+         pattern(name = "get-order", get),
+         pattern(name = "recent-orders", query, begins_with = "ORDER#", filter(total_cents)),
+         pattern(name = "orders-by-status", query, index = gsi1, admin))]
+struct ShopOrder {
+    shop_id: String,
+    order_id: String,
+    status: String,
+    total_cents: u64,
+    paid: Option<bool>,
+    lines: Vec<String>,
+}
+
+#[tokio::test]
+async fn patterns_declared_on_an_entity_are_in_its_tables_design_with_their_defaults() {
+    let t = build_with(builder().entity::<ShopOrder>()).await.unwrap();
+    let d = t.design();
+    let p = |name: &str| d.access_patterns.iter().find(|p| p.name == name).unwrap().clone();
+    let get = p("get-order");
+    assert_eq!((get.index.as_str(), get.operation), ("table", monotable::design::Operation::Get));
+    let key = get.key.unwrap();
+    assert_eq!(key.pk, "SHOP#{shop_id}");
+    assert_eq!(key.sk.unwrap().value, "ORDER#{order_id}");
+    let recent = p("recent-orders");
+    assert_eq!(recent.key.unwrap().sk.unwrap().op, monotable::design::SortOp::BeginsWith);
+    // Filters name the stored attribute.
+    assert_eq!(recent.filter, ["totalCents"]);
+    let by_status = p("orders-by-status");
+    assert_eq!(by_status.index, "gsi1");
+    assert_eq!(by_status.key.unwrap().pk, "STATUS#{status}");
+    assert_eq!(by_status.scope, monotable::design::Scope::Admin);
+    assert_eq!(by_status.entities, ["ShopOrder"]);
+    // The lint sees gsi1 serve a pattern (only the builder's unused gsi2 is reported) and
+    // no pattern that would scan.
+    let findings: Vec<(&str, String)> =
+        monotable_design::check(&d).into_iter().map(|f| (f.rule, f.subject)).collect();
+    assert!(findings.contains(&("MT001", "gsi2".to_string())), "{findings:?}");
+    assert!(!findings.iter().any(|f| f.0 == "MT002" || f == &("MT001", "gsi1".to_string())), "{findings:?}");
+}
+
+#[tokio::test]
+async fn field_types_the_code_decides_are_compared_with_the_design_file() {
+    use monotable::design::FieldType;
+    let t = build_with(builder().entity::<ShopOrder>()).await.unwrap();
+    let code = t.design();
+    let e = code.entity("ShopOrder").unwrap();
+    let ty = |f: &str| e.field(f).unwrap().ty;
+    assert_eq!(
+        [ty("status"), ty("total_cents"), ty("paid"), ty("lines")],
+        [Some(FieldType::String), Some(FieldType::Number), Some(FieldType::Bool), Some(FieldType::List)]
+    );
+    let mut file = code.clone();
+    let fields = &mut file.entities.iter_mut().find(|e| e.name == "ShopOrder").unwrap().fields;
+    // `enum` is stored as a string too: no mismatch. A number stated as a string is one.
+    fields.iter_mut().find(|f| f.name == "status").unwrap().ty = Some(FieldType::Enum);
+    fields.iter_mut().find(|f| f.name == "total_cents").unwrap().ty = Some(FieldType::String);
+    assert_eq!(file.type_mismatches(&code), ["ShopOrder.total_cents: design string, code number"]);
+}

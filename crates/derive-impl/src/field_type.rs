@@ -1,0 +1,47 @@
+//! The design-document type of a field, read from its Rust type where the type says it
+//! plainly; anything else (enums, newtypes, custom serde) is unknown (`None`) and not compared.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{GenericArgument, PathArguments, Type};
+
+/// `FieldType` tokens for `ty`, or `None` when the Rust type does not decide it.
+pub fn field_type(ty: &Type) -> TokenStream {
+    match name(ty) {
+        Some(v) => {
+            let v = syn::Ident::new(v, proc_macro2::Span::call_site());
+            quote!(::core::option::Option::Some(::monotable::design::FieldType::#v))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn first_arg(args: &PathArguments) -> Option<&Type> {
+    let PathArguments::AngleBracketed(a) = args else { return None };
+    a.args.iter().find_map(|g| match g {
+        GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })
+}
+
+fn name(ty: &Type) -> Option<&'static str> {
+    let Type::Path(p) = ty else {
+        return match ty {
+            Type::Reference(r) => name(&r.elem),
+            _ => None,
+        };
+    };
+    let last = p.path.segments.last()?;
+    Some(match last.ident.to_string().as_str() {
+        "String" | "str" => "String",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize"
+        | "f32" | "f64" => "Number",
+        "bool" => "Bool",
+        "Option" | "Box" => return name(first_arg(&last.arguments)?),
+        // serde writes every sequence, `Vec<u8>` included, as a list (L); sets too.
+        "Vec" | "VecDeque" | "HashSet" | "BTreeSet" => "List",
+        "HashMap" | "BTreeMap" => "Map",
+        "DateTime" | "OffsetDateTime" => "Timestamp",
+        _ => return None,
+    })
+}
