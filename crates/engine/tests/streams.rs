@@ -255,3 +255,60 @@ fn streams_api_errors() {
     let (kind, _) = err(e.list_streams(req(json!({"TableName": "nope"}))));
     assert_eq!(kind, "ResourceNotFoundException");
 }
+
+/// "If you have DynamoDB Streams enabled on the table, then the corresponding stream on that
+/// table goes into the DISABLED state, and the stream is automatically deleted after 24 hours"
+/// (API Reference, DeleteTable): until then it is listed and its records are read as usual.
+#[test]
+fn a_deleted_tables_stream_stays_readable_and_disabled() {
+    let e = Engine::new();
+    let arn = stream_table(&e, "NEW_IMAGE");
+    put_s(&e, json!({"pk": {"S": "a"}}));
+    put_s(&e, json!({"pk": {"S": "b"}}));
+    e.delete_table(req(json!({"TableName": "str"}))).unwrap();
+
+    let listed = js(&e.list_streams(req(json!({}))).unwrap());
+    assert_eq!(listed["Streams"][0]["StreamArn"], arn.as_str());
+    assert_eq!(listed["Streams"][0]["TableName"], "str");
+    let by_name = js(&e.list_streams(req(json!({"TableName": "str"}))).unwrap());
+    assert_eq!(by_name["Streams"].as_array().unwrap().len(), 1);
+
+    let d = js(&e.describe_stream(req(json!({"StreamArn": arn}))).unwrap());
+    assert_eq!(d["StreamDescription"]["StreamStatus"], "DISABLED");
+    assert_eq!(d["StreamDescription"]["TableName"], "str");
+    assert_eq!(d["StreamDescription"]["KeySchema"][0]["AttributeName"], "pk");
+    let records = read_all(&e, &arn);
+    let keys: Vec<&str> =
+        records.iter().map(|r| r["dynamodb"]["Keys"]["pk"]["S"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["a", "b"]);
+    let range = &d["StreamDescription"]["Shards"][0]["SequenceNumberRange"];
+    assert_eq!(range["EndingSequenceNumber"], records[1]["dynamodb"]["SequenceNumber"]);
+
+    // A table re-created under the same name has a stream of its own beside the old one.
+    let new_arn = stream_table(&e, "KEYS_ONLY");
+    assert_ne!(new_arn, arn);
+    put_s(&e, json!({"pk": {"S": "c"}}));
+    assert_eq!(read_all(&e, &new_arn).len(), 1);
+    assert_eq!(read_all(&e, &arn).len(), 2);
+    let both = js(&e.list_streams(req(json!({"TableName": "str"}))).unwrap());
+    let arns: Vec<&str> =
+        both["Streams"].as_array().unwrap().iter().map(|s| s["StreamArn"].as_str().unwrap()).collect();
+    assert_eq!(arns, [arn.as_str(), new_arn.as_str()], "ordered by creation");
+}
+
+#[test]
+fn a_deleted_table_without_a_stream_leaves_nothing_to_list() {
+    let e = Engine::new();
+    e.create_table(req(json!({
+        "TableName": "plain",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "BillingMode": "PAY_PER_REQUEST"
+    })))
+    .unwrap();
+    e.delete_table(req(json!({"TableName": "plain"}))).unwrap();
+    let listed = js(&e.list_streams(req(json!({}))).unwrap());
+    assert_eq!(listed["Streams"], json!([]));
+    let err = e.list_streams(req(json!({"TableName": "plain"}))).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::ResourceNotFound);
+}

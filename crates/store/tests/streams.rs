@@ -58,3 +58,29 @@ fn stream_records_survive_a_reopen_and_sequence_numbers_keep_increasing() {
     assert_eq!(seqs.len(), 3);
     assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
 }
+
+#[test]
+fn a_deleted_tables_stream_survives_a_reopen() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let arn = {
+        let engine =
+            Engine::with_storage(open(dir.path(), SyncPolicy::Always).expect("open")).expect("engine");
+        let out = engine
+            .create_table(req(json!({
+                "TableName": "str",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                "BillingMode": "PAY_PER_REQUEST",
+                "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}
+            })))
+            .expect("create");
+        put(&engine, "a");
+        engine.delete_table(req(json!({"TableName": "str"}))).expect("delete");
+        out.table_description.and_then(|d| d.latest_stream_arn).expect("arn")
+    };
+    let engine = Engine::with_storage(open(dir.path(), SyncPolicy::Always).expect("reopen")).expect("engine");
+    assert!(engine.describe_table(req(json!({"TableName": "str"}))).is_err(), "the table stays deleted");
+    assert_eq!(sequence_numbers(&engine, &arn).len(), 1);
+    let d = engine.describe_stream(req(json!({"StreamArn": arn}))).expect("describe");
+    assert_eq!(d.stream_description.and_then(|d| d.stream_status).as_deref(), Some("DISABLED"));
+}

@@ -255,6 +255,10 @@ fn install(inner: &Inner, entry: CatalogEntry) -> Result<Arc<Table>, Error> {
 /// Loads every table of the storage's catalog and recounts its items.
 pub(super) fn load_catalog(inner: &Inner) -> Result<(), Error> {
     for (name, bytes) in inner.storage.load_catalog()? {
+        if super::retired_streams::is_retired_name(&name) {
+            super::retired_streams::load(inner, &name, &bytes)?;
+            continue;
+        }
         let entry: CatalogEntry = serde_json::from_slice(&bytes)
             .map_err(|e| Error::internal(format!("catalog entry {name} is unreadable: {e}")))?;
         let table = install(inner, entry)?;
@@ -598,6 +602,21 @@ pub(super) fn delete_table(inner: &Inner, input: DeleteTableInput) -> Result<Del
         inner.storage.drop_keyspace(index.keyspace.name())?;
     }
     inner.storage.drop_keyspace(table.base.name())?;
-    super::stream_control::drop_log(inner, &table.meta.lock())?;
+    // A table with streams keeps them readable for 24 hours (`retired_streams`).
+    let meta = table.meta.lock();
+    let table_id = meta.description.table_id.clone().unwrap_or_default();
+    let key_schema = meta.description.key_schema.clone();
+    let retired = super::retired_streams::retire(
+        inner,
+        &table.name,
+        &table_id,
+        key_schema,
+        meta.streams.clone(),
+        meta.log.clone(),
+    )?;
+    if !retired {
+        super::stream_control::drop_log(inner, &meta)?;
+    }
+    drop(meta);
     Ok(DeleteTableOutput { table_description: Some(d) })
 }

@@ -12,6 +12,7 @@ mod misc;
 mod multi_key;
 mod policy;
 mod read;
+mod retired_streams;
 mod stream_control;
 mod streams;
 mod tags;
@@ -44,6 +45,8 @@ pub(crate) struct Inner {
     pub tokens: Mutex<transact::Tokens>,
     /// Exports, imports and the directory standing in for S3.
     pub transfers: transfer::Transfers,
+    /// Deleted tables whose streams are still readable (for 24 hours after the deletion).
+    pub retired: Mutex<Vec<retired_streams::Retired>>,
 }
 
 /// An embedded DynamoDB engine. Cheap to clone (an `Arc` inside); `Send + Sync`.
@@ -98,6 +101,7 @@ impl Engine {
                 locks: Locks::new(),
                 next_seq: AtomicU64::new(1),
                 tokens: Mutex::new(transact::Tokens::default()),
+                retired: Mutex::new(Vec::new()),
                 transfers: transfer::Transfers::default(),
             }),
         }

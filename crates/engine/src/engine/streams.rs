@@ -8,6 +8,7 @@
 use std::ops::Bound;
 use std::sync::Arc;
 
+use super::retired_streams::{self, RetiredEntry};
 use super::util::{lookup, ARN_PREFIX};
 use super::Inner;
 use crate::api::*;
@@ -21,9 +22,10 @@ use crate::{Error, ErrorKind};
 /// reference, GetShardIterator).
 const ITERATOR_LIFETIME_MILLIS: u64 = 15 * 60 * 1000;
 
-/// A stream found by its ARN.
+/// A stream found by its ARN: of a table, or of a deleted table whose streams are retained.
 struct Found {
-    table: Arc<Table>,
+    table_name: String,
+    key_schema: Option<Vec<KeySchemaElement>>,
     info: Info,
     log: Arc<Log>,
     arn: String,
@@ -33,23 +35,34 @@ fn stream_not_found(arn: &str) -> Error {
     Error::new(ErrorKind::ResourceNotFound, format!("Requested resource not found: Stream: {arn} not found"))
 }
 
-/// Finds a readable stream by its ARN (`<table ARN>/stream/<label>`).
+/// Finds a readable stream by its ARN (`<table ARN>/stream/<label>`): first among the
+/// table's streams, then among those of deleted tables of that name.
 fn find(inner: &Inner, arn: &str) -> Result<Found, Error> {
     let rest = arn.strip_prefix(ARN_PREFIX).ok_or_else(|| stream_not_found(arn))?;
     let (name, label) = rest.split_once("/stream/").ok_or_else(|| stream_not_found(arn))?;
-    let table = lookup(inner, name).ok_or_else(|| stream_not_found(arn))?;
-    let meta = table.meta.lock();
     let now = stream::now_millis();
-    let info = meta.streams.iter().find(|s| s.label == label && s.readable(now)).cloned();
-    let (Some(info), Some(log)) = (info, meta.log.clone()) else {
-        return Err(stream_not_found(arn));
-    };
-    drop(meta);
-    Ok(Found { table, info, log, arn: arn.to_owned() })
+    let readable = |streams: &[Info]| streams.iter().find(|s| s.label == label && s.readable(now)).cloned();
+    if let Some(table) = lookup(inner, name) {
+        let meta = table.meta.lock();
+        if let (Some(info), Some(log)) = (readable(&meta.streams), meta.log.clone()) {
+            let key_schema = meta.description.key_schema.clone();
+            return Ok(Found { table_name: table.name.clone(), key_schema, info, log, arn: arn.to_owned() });
+        }
+    }
+    for r in retired_streams::live(inner)? {
+        if r.entry.table_name != name {
+            continue;
+        }
+        if let Some(info) = readable(&r.entry.streams) {
+            let RetiredEntry { table_name, key_schema, .. } = r.entry;
+            return Ok(Found { table_name, key_schema, info, log: r.log, arn: arn.to_owned() });
+        }
+    }
+    Err(stream_not_found(arn))
 }
 
-fn arn_of(table: &Table, info: &Info) -> String {
-    format!("{ARN_PREFIX}{}/stream/{}", table.name, info.label)
+fn arn_of(table_name: &str, info: &Info) -> String {
+    format!("{ARN_PREFIX}{table_name}/stream/{}", info.label)
 }
 
 pub(super) fn list_streams(inner: &Inner, input: ListStreamsInput) -> Result<ListStreamsOutput, Error> {
@@ -58,27 +71,42 @@ pub(super) fn list_streams(inner: &Inner, input: ListStreamsInput) -> Result<Lis
     c.range(input.limit, "limit", 1, Some(100));
     c.finish()?;
     let now = stream::now_millis();
-    let mut tables: Vec<Arc<Table>> = inner.tables.read().values().cloned().collect();
-    tables.sort_by(|a, b| a.name.cmp(&b.name));
+    let tables: Vec<Arc<Table>> = inner.tables.read().values().cloned().collect();
+    let retired = retired_streams::live(inner)?;
+    let wanted = |name: &str| input.table_name.as_deref().is_none_or(|n| n == name);
     if let Some(name) = &input.table_name {
-        tables.retain(|t| &t.name == name);
-        if tables.is_empty() {
+        if !tables.iter().any(|t| &t.name == name) && !retired.iter().any(|r| &r.entry.table_name == name) {
             return Err(Error::new(
                 ErrorKind::ResourceNotFound,
                 format!("Requested resource not found: Table: {name} not found"),
             ));
         }
     }
-    let mut all = Vec::new();
-    for t in &tables {
-        for info in t.meta.lock().streams.iter().filter(|s| s.readable(now)) {
-            all.push(StreamSummary {
-                stream_arn: Some(arn_of(t, info)),
-                table_name: Some(t.name.clone()),
-                stream_label: Some(info.label.clone()),
-            });
-        }
+    // Streams of tables and of deleted tables, by table name and then by creation.
+    let mut found: Vec<(String, Info)> = Vec::new();
+    for t in tables.iter().filter(|t| wanted(&t.name)) {
+        found.extend(
+            t.meta.lock().streams.iter().filter(|s| s.readable(now)).map(|s| (t.name.clone(), s.clone())),
+        );
     }
+    for r in retired.iter().filter(|r| wanted(&r.entry.table_name)) {
+        found.extend(
+            r.entry
+                .streams
+                .iter()
+                .filter(|s| s.readable(now))
+                .map(|s| (r.entry.table_name.clone(), s.clone())),
+        );
+    }
+    found.sort_by(|a, b| (&a.0, a.1.created_ms).cmp(&(&b.0, b.1.created_ms)));
+    let mut all: Vec<StreamSummary> = found
+        .into_iter()
+        .map(|(name, info)| StreamSummary {
+            stream_arn: Some(arn_of(&name, &info)),
+            table_name: Some(name),
+            stream_label: Some(info.label),
+        })
+        .collect();
     if let Some(start) = &input.exclusive_start_stream_arn {
         match all.iter().position(|s| s.stream_arn.as_deref() == Some(start)) {
             Some(i) => drop(all.drain(..=i)),
@@ -163,7 +191,6 @@ pub(super) fn describe_stream(
             parent_shard_id: None,
         }],
     };
-    let key_schema = found.table.meta.lock().description.key_schema.clone();
     Ok(DescribeStreamOutput {
         stream_description: Some(StreamDescription {
             stream_arn: Some(found.arn.clone()),
@@ -171,8 +198,8 @@ pub(super) fn describe_stream(
             stream_status: Some(if info.disabled.is_some() { "DISABLED" } else { "ENABLED" }.into()),
             stream_view_type: Some(info.view_type.clone()),
             creation_request_date_time: Some(info.created_ms as f64 / 1000.0),
-            table_name: Some(found.table.name.clone()),
-            key_schema,
+            table_name: Some(found.table_name.clone()),
+            key_schema: found.key_schema.clone(),
             shards: Some(shards),
             last_evaluated_shard_id: None,
         }),
