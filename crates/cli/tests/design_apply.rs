@@ -12,7 +12,8 @@ use aws_sdk_dynamodb::Client;
 use monotable_engine::Engine;
 use monotable_server::Service;
 
-/// A design with two GSIs (one projecting a list), an LSI, TTL, a stream and a tag.
+/// A design with three GSIs (one projecting a list, one with a multi-attribute key), an LSI,
+/// TTL, a stream and a tag.
 const DESIGN: &str = r#"
 version: 1
 app: shop
@@ -26,6 +27,7 @@ indexes:
   - {name: GSI1, kind: gsi, pk: GSI1PK, sk: GSI1SK}
   - {name: GSI2, kind: gsi, pk: GSI2PK, sk: GSI2SK, projection: {include: [title, status]}}
   - {name: LSI1, kind: lsi, sk: LSI1SK, projection: keys_only}
+  - {name: GSI3, kind: gsi, pk: [customer_id, status], sk: [date, order_id]}
 entities:
   - name: Order
     pk: "CUSTOMER#{customer_id}"
@@ -34,10 +36,12 @@ entities:
       GSI1: {pk: "ORDER#{order_id}", sk: ORDER}
       GSI2: {pk: "STATUS#{status}", sk: "ORDER#{order_id}"}
       LSI1: {sk: "DATE#{date}"}
+      GSI3: {pk: "{customer_id}#{status}", sk: "{date}#{order_id}"}
     fields: [{name: customer_id}, {name: order_id}, {name: status}, {name: date}, {name: title}]
 access_patterns:
   - {name: get-order, entities: [Order], index: GSI1, operation: query, key: {pk: "ORDER#{order_id}"}, scope: admin}
   - {name: orders-by-status, entities: [Order], index: GSI2, operation: query, key: {pk: "STATUS#{status}"}, scope: admin}
+  - {name: orders-by-status-and-date, entities: [Order], index: GSI3, operation: query, key: {pk: "{customer_id}#{status}"}, scope: admin}
   - {name: orders-by-date, entities: [Order], index: LSI1, operation: query, key: {pk: "CUSTOMER#{customer_id}"}, scope: admin}
 "#;
 
@@ -149,7 +153,11 @@ fn apply_creates_the_table_and_diff_then_reports_no_drift() {
     // What DynamoDB itself says about the created table.
     let t = s.runtime.block_on(s.client.describe_table().table_name(TABLE).send()).unwrap();
     let t = t.table().unwrap();
-    assert_eq!(t.global_secondary_indexes().len(), 2);
+    assert_eq!(t.global_secondary_indexes().len(), 3);
+    let gsi3 = t.global_secondary_indexes().iter().find(|g| g.index_name() == Some("GSI3")).unwrap();
+    let key: Vec<(&str, &str)> =
+        gsi3.key_schema().iter().map(|k| (k.attribute_name(), k.key_type().as_str())).collect();
+    assert_eq!(key, [("customer_id", "HASH"), ("status", "HASH"), ("date", "RANGE"), ("order_id", "RANGE")]);
     let gsi2 = t.global_secondary_indexes().iter().find(|g| g.index_name() == Some("GSI2")).unwrap();
     let mut included = gsi2.projection().unwrap().non_key_attributes().to_vec();
     included.sort();

@@ -26,7 +26,7 @@ pub use error::DesignError;
 pub use lint::{check, Finding, Severity, RULES};
 pub use model::{
     Accept, AccessPattern, Conventions, Design, Entity, EntityIndexKey, Field, FieldType, Index, IndexKind,
-    KeyCondition, Operation, Projection, Scope, SortCondition, SortOp, Tenant, TenantKind, TABLE,
+    KeyAttrs, KeyCondition, Operation, Projection, Scope, SortCondition, SortOp, Tenant, TenantKind, TABLE,
 };
 pub use schema::json_schema;
 pub use settings::{Billing, StreamView, TableSettings};

@@ -171,6 +171,76 @@ fn is_all(p: &Projection) -> bool {
     *p == Projection::All
 }
 
+/// The attributes of one part of an index key: one name, or (GSI only) a list of up to four
+/// for a multi-attribute key, written as a string or a list. DynamoDB then keys the index on
+/// the items' own attributes, in list order, with no key string built at write time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(from = "KeyAttrsText", into = "KeyAttrsText")]
+pub struct KeyAttrs(pub Vec<String>);
+
+/// The written form of [`KeyAttrs`].
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum KeyAttrsText {
+    /// One attribute.
+    One(String),
+    /// A multi-attribute key (GSI only): up to four attributes, in key order.
+    Many(Vec<String>),
+}
+
+impl From<KeyAttrsText> for KeyAttrs {
+    fn from(t: KeyAttrsText) -> KeyAttrs {
+        match t {
+            KeyAttrsText::One(a) => KeyAttrs(vec![a]),
+            KeyAttrsText::Many(list) => KeyAttrs(list),
+        }
+    }
+}
+
+impl From<KeyAttrs> for KeyAttrsText {
+    fn from(k: KeyAttrs) -> KeyAttrsText {
+        match <[String; 1]>::try_from(k.0) {
+            Ok([one]) => KeyAttrsText::One(one),
+            Err(list) => KeyAttrsText::Many(list),
+        }
+    }
+}
+
+impl From<&str> for KeyAttrs {
+    fn from(name: &str) -> KeyAttrs {
+        KeyAttrs::one(name)
+    }
+}
+
+impl From<String> for KeyAttrs {
+    fn from(name: String) -> KeyAttrs {
+        KeyAttrs::one(name)
+    }
+}
+
+impl KeyAttrs {
+    /// A single-attribute key part.
+    pub fn one(name: impl Into<String>) -> KeyAttrs {
+        KeyAttrs(vec![name.into()])
+    }
+
+    /// Whether the key part has more than one attribute.
+    pub fn is_multi(&self) -> bool {
+        self.0.len() > 1
+    }
+
+    /// The attribute names, in key order.
+    pub fn names(&self) -> &[String] {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for KeyAttrs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join(", "))
+    }
+}
+
 /// A secondary index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -179,14 +249,21 @@ pub struct Index {
     pub name: String,
     /// GSI or LSI.
     pub kind: IndexKind,
-    /// Partition key attribute (a GSI's own; an LSI uses the table's).
+    /// Partition key attribute, or up to four (a GSI's own; an LSI uses the table's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pk: Option<String>,
-    /// Sort key attribute.
-    pub sk: String,
+    pub pk: Option<KeyAttrs>,
+    /// Sort key attribute, or up to four (GSI only).
+    pub sk: KeyAttrs,
     /// Projected attributes; `all` when omitted.
     #[serde(default = "projection_all", skip_serializing_if = "is_all")]
     pub projection: Projection,
+}
+
+impl Index {
+    /// Whether the index has a multi-attribute partition or sort key.
+    pub fn is_multi_key(&self) -> bool {
+        self.sk.is_multi() || self.pk.as_ref().is_some_and(KeyAttrs::is_multi)
+    }
 }
 
 /// The stored type of a field.
@@ -558,17 +635,18 @@ impl Design {
         self.accept.iter().any(|a| a.rule == rule && a.subject == subject)
     }
 
-    /// The partition- and sort-key attribute names of `index` (`table` for the base table).
-    pub fn key_attrs(&self, index: &str) -> Option<(String, String)> {
+    /// The partition- and sort-key attribute names of `index` (`table` for the base table);
+    /// a multi-attribute GSI key has several of each.
+    pub fn key_attrs(&self, index: &str) -> Option<(Vec<String>, Vec<String>)> {
         if index == TABLE {
-            return Some((self.conventions.pk.clone(), self.conventions.sk.clone()));
+            return Some((vec![self.conventions.pk.clone()], vec![self.conventions.sk.clone()]));
         }
         let i = self.index(index)?;
         let pk = match i.kind {
-            IndexKind::Lsi => self.conventions.pk.clone(),
-            IndexKind::Gsi => i.pk.clone()?,
+            IndexKind::Lsi => vec![self.conventions.pk.clone()],
+            IndexKind::Gsi => i.pk.clone()?.0,
         };
-        Some((pk, i.sk.clone()))
+        Some((pk, i.sk.0.clone()))
     }
 
     /// The key templates an entity has on `index`, `(pk, sk)`.

@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use monotable_design::{iac, Billing, Design, Index, IndexKind, Projection, StreamView};
+use monotable_design::{iac, Billing, Design, Index, IndexKind, KeyAttrs, Projection, StreamView};
 use serde_json::{json, Value};
 
 fn example(name: &str) -> Design {
@@ -26,6 +26,14 @@ fn designs() -> Vec<(&'static str, Design)> {
         pk: None,
         sk: "LSI1SK".into(),
         projection: Projection::Include(vec!["email".into()]),
+    });
+    // A multi-attribute GSI: two partition and two sort attributes.
+    full.indexes.push(Index {
+        name: "GSI3".into(),
+        kind: IndexKind::Gsi,
+        pk: Some(KeyAttrs(vec!["name".into(), "email".into()])),
+        sk: KeyAttrs(vec!["CreatedAt".into(), "userId".into()]),
+        projection: Projection::KeysOnly,
     });
     vec![
         ("example-users", example("example-users")),
@@ -121,7 +129,22 @@ fn table_settings_reach_cloudformation_and_terraform() {
     assert_eq!(props["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]["WriteCapacityUnits"], json!(7));
     assert_eq!(props["StreamSpecification"], json!({"StreamViewType": "NEW_AND_OLD_IMAGES"}));
     assert_eq!(props["Tags"], json!([{"Key": "team", "Value": "identity"}]));
+    // A multi-attribute key lists every HASH element, then every RANGE element.
+    let gsi = props["GlobalSecondaryIndexes"].as_array().unwrap().last().unwrap().clone();
+    let schema: Vec<(String, String)> = gsi["KeySchema"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["AttributeName"].as_str().unwrap().into(), e["KeyType"].as_str().unwrap().into()))
+        .collect();
+    let want = [("name", "HASH"), ("email", "HASH"), ("CreatedAt", "RANGE"), ("userId", "RANGE")];
+    assert_eq!(schema, want.map(|(a, k)| (a.to_string(), k.to_string())));
     let tf = iac::terraform(&d);
+    assert!(
+        tf.contains("key_schema {\n      attribute_name = \"email\"\n      key_type       = \"HASH\""),
+        "{tf}"
+    );
+    assert!(tf.contains("version = \">= 6.28.0\""), "{tf}");
     assert!(
         tf.contains("billing_mode                = \"PROVISIONED\"\n  read_capacity               = 5"),
         "{tf}"

@@ -1,7 +1,8 @@
 //! One test per lint rule: a design that triggers it and one that does not.
 
 use monotable_design::{
-    check, AccessPattern, Design, FieldType, Index, IndexKind, Projection, Severity, SortOp, TABLE,
+    check, AccessPattern, Design, EntityIndexKey, Field, FieldType, Index, IndexKind, KeyAttrs, Projection,
+    Severity, SortOp, TABLE,
 };
 
 const SEED: &str = include_str!("fixtures/seed.yaml");
@@ -132,8 +133,8 @@ fn mt008_dynamodb_limits_are_reported() {
     let gsi = |n: usize| Index {
         name: format!("GSI{n}"),
         kind: IndexKind::Gsi,
-        pk: Some(format!("GSI{n}PK")),
-        sk: format!("GSI{n}SK"),
+        pk: Some(format!("GSI{n}PK").into()),
+        sk: format!("GSI{n}SK").into(),
         projection: Projection::All,
     };
     let mut d = clean();
@@ -215,4 +216,73 @@ fn the_published_json_schema_is_current() {
         checked_in == generated,
         "docs/design.schema.json is stale; rerun with MONOTABLE_DESIGN_UPDATE=1"
     );
+}
+
+/// The seed with a multi-attribute GSI listing a user's posts by status and title.
+fn with_multi_key_index() -> Design {
+    let mut d = clean();
+    d.indexes.push(Index {
+        name: "GSI2".into(),
+        kind: IndexKind::Gsi,
+        pk: Some(KeyAttrs(vec!["userId".into(), "status".into()])),
+        sk: KeyAttrs(vec!["title".into()]),
+        projection: Projection::All,
+    });
+    let post = d.entities.iter_mut().find(|e| e.name == "Post").unwrap();
+    post.fields.push(Field { name: "status".into(), attr: None, ty: Some(FieldType::String) });
+    post.fields.iter_mut().find(|f| f.name == "user_id").unwrap().attr = Some("userId".into());
+    post.indexes.insert(
+        "GSI2".into(),
+        EntityIndexKey { pk: Some("{user_id}#{status}".into()), sk: Some("{title}".into()) },
+    );
+    d.access_patterns.push(
+        AccessPattern::query("posts-by-status", "GSI2", "{user_id}#{status}")
+            .of("Post")
+            .sort(SortOp::Eq, "{title}"),
+    );
+    d
+}
+
+#[test]
+fn a_multi_attribute_gsi_whose_entity_lists_its_fields_checks_clean() {
+    let d = with_multi_key_index();
+    assert_eq!(check(&d), vec![]);
+    // The document reads back the same, with the key as a list.
+    let yaml = d.to_yaml();
+    assert!(yaml.contains("pk:\n  - userId\n  - status"), "{yaml}");
+    assert_eq!(Design::from_yaml(&yaml).unwrap(), d);
+}
+
+#[test]
+fn mt008_a_multi_attribute_key_part_has_at_most_four_attributes_and_lsis_have_none() {
+    let mut d = with_multi_key_index();
+    d.indexes.last_mut().unwrap().sk = KeyAttrs((0..5).map(|n| format!("a{n}")).collect());
+    assert!(check(&d).iter().any(|f| f.rule == "MT008" && f.message.contains("5 attributes")));
+    let mut d = clean();
+    d.indexes.push(Index {
+        name: "LSI1".into(),
+        kind: IndexKind::Lsi,
+        pk: None,
+        sk: KeyAttrs(vec!["a".into(), "b".into()]),
+        projection: Projection::All,
+    });
+    assert!(check(&d).iter().any(|f| f.rule == "MT008" && f.subject == "LSI1"));
+}
+
+#[test]
+fn mt010_an_entity_template_must_list_the_fields_stored_under_a_multi_attribute_key() {
+    for (template, why) in [
+        ("STATUS#{user_id}#{status}", "literal text"),
+        ("{user_id}", "1 fields for 2 attributes"),
+        ("{status}#{user_id}", "field `status` is stored as `status`, not `userId`"),
+    ] {
+        let mut d = with_multi_key_index();
+        let post = d.entities.iter_mut().find(|e| e.name == "Post").unwrap();
+        post.indexes.get_mut("GSI2").unwrap().pk = Some(template.into());
+        let found = check(&d);
+        assert!(
+            found.iter().any(|f| f.rule == "MT010" && f.subject == "Post.GSI2" && f.message.contains(why)),
+            "{template}: {found:?}"
+        );
+    }
 }

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 pub use monotable_design::{AccessPattern, Design, FieldType, Operation, Scope, SortOp, TABLE};
 use monotable_design::{
-    Entity, EntityIndexKey, Field, Index, IndexKind, KeyCondition, Projection, SortCondition, Tenant,
-    TenantKind,
+    Entity, EntityIndexKey, Field, Index, IndexKind, KeyAttrs, KeyCondition, Projection, SortCondition,
+    Tenant, TenantKind,
 };
 
 use crate::schema::{EntitySchema, PatternSchema};
@@ -37,8 +37,8 @@ impl Table {
             .map(|g| Index {
                 name: conv.index_name(g),
                 kind: IndexKind::Gsi,
-                pk: Some(conv.index_pk(g)),
-                sk: conv.index_sk(g),
+                pk: Some(KeyAttrs::one(conv.index_pk(g))),
+                sk: KeyAttrs::one(conv.index_sk(g)),
                 projection: Projection::All,
             })
             .collect();

@@ -103,14 +103,14 @@ impl TableShape {
             match i.kind {
                 IndexKind::Gsi => gsis.push(IndexShape::new(
                     &i.name,
-                    i.pk.iter().cloned().collect(),
-                    vec![i.sk.clone()],
+                    i.pk.iter().flat_map(|k| k.0.clone()).collect(),
+                    i.sk.0.clone(),
                     i.projection.clone(),
                 )),
                 IndexKind::Lsi => lsis.push(IndexShape::new(
                     &i.name,
                     vec![c.pk.clone()],
-                    vec![i.sk.clone()],
+                    i.sk.0.clone(),
                     i.projection.clone(),
                 )),
             }

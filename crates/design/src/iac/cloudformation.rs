@@ -47,10 +47,20 @@ pub fn cloudformation(d: &Design) -> Value {
             .iter()
             .filter(|i| i.kind == kind)
             .map(|i| {
-                let pk = if kind == IndexKind::Gsi { i.pk.clone().unwrap_or_default() } else { c.pk.clone() };
+                let pk = if kind == IndexKind::Gsi {
+                    i.pk.clone().map(|k| k.0).unwrap_or_default()
+                } else {
+                    vec![c.pk.clone()]
+                };
+                // A multi-attribute key lists every HASH element, then every RANGE element.
+                let elements: Vec<Value> = pk
+                    .iter()
+                    .map(|a| json!({"AttributeName": a, "KeyType": "HASH"}))
+                    .chain(i.sk.names().iter().map(|a| json!({"AttributeName": a, "KeyType": "RANGE"})))
+                    .collect();
                 let mut index = json!({
                     "IndexName": i.name,
-                    "KeySchema": [{"AttributeName": pk, "KeyType": "HASH"}, {"AttributeName": i.sk, "KeyType": "RANGE"}],
+                    "KeySchema": elements,
                     "Projection": projection(&i.projection),
                 });
                 if let (IndexKind::Gsi, Some(t)) = (kind, &throughput) {

@@ -17,7 +17,7 @@ pub(crate) fn key_attributes(d: &Design) -> Vec<String> {
     let mut out = vec![d.conventions.pk.clone(), d.conventions.sk.clone()];
     for i in &d.indexes {
         let pk = if i.kind == IndexKind::Gsi { i.pk.clone() } else { None };
-        for a in pk.into_iter().chain([i.sk.clone()]) {
+        for a in pk.into_iter().flat_map(|k| k.0).chain(i.sk.0.clone()) {
             if !out.contains(&a) {
                 out.push(a);
             }

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::iam::{policy, Arns};
 use super::{key_attributes, parameter_name, table_name};
-use crate::model::{Design, IndexKind, Projection};
+use crate::model::{Design, Index, IndexKind, Projection};
 use crate::settings::Billing;
 
 /// Marks a JSON string as a raw HCL expression rather than a quoted string.
@@ -61,6 +61,12 @@ pub fn terraform(d: &Design) -> String {
         "# monotable design {}/{}/{}: table, name parameter (S19) and least-privilege policy.\n",
         d.app, d.unit, d.model
     );
+    if d.indexes.iter().any(Index::is_multi_key) {
+        // `key_schema` blocks in `global_secondary_index`: hashicorp/terraform-provider-aws
+        // PR #45357 (multi-attribute GSI keys), with `hash_key`/`range_key` deprecated there
+        // (issue #46197); terraform-aws-modules/terraform-aws-dynamodb-table#116 names 6.28.0.
+        t.push_str("terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \">= 6.28.0\"\n    }\n  }\n}\n\n");
+    }
     t.push_str("variable \"stage\" {\n  description = \"Deployment stage, suffixing every name (S19)\"\n  type        = string\n  default     = \"dev\"\n}\n\n");
     t.push_str("resource \"aws_dynamodb_table\" \"table\" {\n");
     let _ = writeln!(t, "  name                        = {}", quote(&table_name(d, "${var.stage}"), true));
@@ -104,13 +110,29 @@ pub fn terraform(d: &Design) -> String {
             IndexKind::Lsi => ("local_secondary_index", None),
         };
         let _ = writeln!(t, "\n  {block} {{\n    name            = {}", quote(&i.name, false));
-        if let Some(pk) = pk {
-            let _ = writeln!(t, "    hash_key        = {}", quote(&pk, false));
+        let multi = i.is_multi_key();
+        if multi {
+            // A multi-attribute key is a list of `key_schema` blocks, HASH first (AWS provider
+            // 6.28 and later; `hash_key`/`range_key` cannot hold a list).
+            let hash = pk.iter().flat_map(|k| k.names()).map(|a| (a, "HASH"));
+            for (a, kind) in hash.chain(i.sk.names().iter().map(|a| (a, "RANGE"))) {
+                let _ = writeln!(
+                    t,
+                    "    key_schema {{\n      attribute_name = {}\n      key_type       = \"{kind}\"\n    }}",
+                    quote(a, false)
+                );
+            }
+        } else if let Some(pk) = &pk {
+            let _ = writeln!(t, "    hash_key        = {}", quote(&pk.to_string(), false));
+        }
+        if pk.is_some() {
             if let Some((read, write)) = capacity {
                 let _ = writeln!(t, "    read_capacity   = {read}\n    write_capacity  = {write}");
             }
         }
-        let _ = writeln!(t, "    range_key       = {}", quote(&i.sk, false));
+        if !multi {
+            let _ = writeln!(t, "    range_key       = {}", quote(&i.sk.to_string(), false));
+        }
         match &i.projection {
             Projection::All => t.push_str("    projection_type = \"ALL\"\n"),
             Projection::KeysOnly => t.push_str("    projection_type = \"KEYS_ONLY\"\n"),

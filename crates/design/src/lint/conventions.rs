@@ -34,9 +34,13 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
         }
     }
     for i in &d.indexes {
-        let mut names = vec![i.name.as_str(), i.sk.as_str()];
-        if i.kind == IndexKind::Gsi {
-            names.extend(i.pk.as_deref());
+        let mut names = vec![i.name.as_str()];
+        // A multi-attribute key is made of the entities' own attributes, named as fields are.
+        if !i.is_multi_key() {
+            names.extend(i.sk.names().iter().map(String::as_str));
+        }
+        if i.kind == IndexKind::Gsi && !i.is_multi_key() {
+            names.extend(i.pk.iter().flat_map(|k| k.names()).map(String::as_str));
         }
         let consistent = names.iter().all(|n| if upper { all_upper(n) } else { all_lower(n) });
         if !consistent {

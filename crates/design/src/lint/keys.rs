@@ -23,7 +23,9 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
             if let Some(pk) = &k.pk {
                 hot(e, &subject, pk, out);
             }
-            if let Some(sk) = &k.sk {
+            // A multi-attribute sort key holds the fields' own values: no room for a prefix.
+            let multi = d.index(index).is_some_and(|i| i.is_multi_key());
+            if let Some(sk) = k.sk.as_ref().filter(|_| !multi) {
                 prefix(&subject, sk, out);
             }
         }

@@ -6,6 +6,7 @@
 mod conventions;
 mod keys;
 mod limits;
+mod multi_key;
 mod patterns;
 mod refs;
 
@@ -65,6 +66,7 @@ pub fn check(design: &Design) -> Vec<Finding> {
     keys::check(design, &mut out);
     conventions::check(design, &mut out);
     limits::check(design, &mut out);
+    multi_key::check(design, &mut out);
     out.retain(|f| !design.accepts(f.rule, &f.subject));
     out.sort_by(|a, b| (a.rule, &a.subject).cmp(&(b.rule, &b.subject)));
     out.dedup();

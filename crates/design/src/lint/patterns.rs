@@ -66,7 +66,7 @@ fn unserved(d: &Design, p: &AccessPattern) -> Option<String> {
 fn filter_on_key(d: &Design, p: &AccessPattern, out: &mut Vec<Finding>) {
     let Some((pk_attr, sk_attr)) = d.key_attrs(&p.index) else { return };
     for f in &p.filter {
-        let mut is_key = *f == pk_attr || *f == sk_attr;
+        let mut is_key = pk_attr.contains(f) || sk_attr.contains(f);
         for name in &p.entities {
             let Some(e) = d.entity(name) else { continue };
             let Some((pk, sk)) = d.entity_keys(e, &p.index) else { continue };

@@ -11,6 +11,7 @@ pub fn markdown(d: &Design) -> String {
     out.push_str("| --- | --- | --- | --- | --- | --- |\n");
     for p in &d.access_patterns {
         let (pk_attr, sk_attr) = d.key_attrs(&p.index).unwrap_or_default();
+        let (pk_attr, sk_attr) = (pk_attr.join(", "), sk_attr.join(", "));
         let (cond, request) = match &p.key {
             None => ("none (Scan)".to_string(), "—".to_string()),
             Some(k) => {

@@ -43,6 +43,7 @@ pub fn svg(d: &Design) -> String {
     let mut y = 70;
     for (name, parts) in &views {
         let (pk_attr, sk_attr) = d.key_attrs(name).unwrap_or_default();
+        let (pk_attr, sk_attr) = (pk_attr.join(", "), sk_attr.join(", "));
         let _ = write!(
             body,
             r#"<text x="20" y="{}" class="h">{}</text>"#,

@@ -1,0 +1,92 @@
+//! Multi-attribute GSI keys (DynamoDB, November 2025): MT008 for their limits, MT010 for
+//! entities whose templates cannot fill them.
+//!
+//! A GSI's partition key and sort key may each be up to four attributes; base tables and LSIs
+//! keep one of each ("Multi-attribute keys", DynamoDB developer guide,
+//! https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html).
+//! Such an index keys on the items' own attributes, so an entity's template on it is the list
+//! of its fields in key order, `{org_id}#{status}`, one placeholder per attribute and no
+//! literal, each field stored under the index's attribute name.
+
+use super::finding;
+use crate::lint::Finding;
+use crate::model::{Design, IndexKind, KeyAttrs};
+use crate::template::{Part, Template};
+
+/// The most attributes of one part (partition or sort) of a multi-attribute GSI key.
+const MAX_KEY_ATTRIBUTES: usize = 4;
+
+pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
+    for i in &d.indexes {
+        let parts = [("partition", i.pk.as_ref()), ("sort", Some(&i.sk))];
+        for (part, k) in parts {
+            let Some(k) = k else { continue };
+            if k.names().is_empty() || k.names().len() > MAX_KEY_ATTRIBUTES {
+                out.push(finding(
+                    "MT008",
+                    &i.name,
+                    format!(
+                        "the {part} key of `{}` has {} attributes; 1 to 4 are allowed",
+                        i.name,
+                        k.names().len()
+                    ),
+                    "a multi-attribute GSI key has up to four partition and four sort attributes",
+                ));
+            }
+        }
+        if i.kind == IndexKind::Lsi && (i.sk.is_multi() || i.pk.is_some()) {
+            out.push(finding(
+                "MT008",
+                &i.name,
+                format!(
+                    "LSI `{}` has a multi-attribute or own partition key; an LSI has one sort attribute",
+                    i.name
+                ),
+                "use a GSI for a multi-attribute key",
+            ));
+        }
+    }
+    for e in &d.entities {
+        for (name, k) in &e.indexes {
+            let Some(i) = d.index(name).filter(|i| i.kind == IndexKind::Gsi) else { continue };
+            if !i.is_multi_key() {
+                continue;
+            }
+            let parts = [(i.pk.as_ref(), k.pk.as_deref()), (Some(&i.sk), k.sk.as_deref())];
+            for (attrs, template) in parts {
+                let (Some(attrs), Some(template)) = (attrs, template) else { continue };
+                if let Some(why) = mismatch(e, attrs, template) {
+                    out.push(finding(
+                        "MT010",
+                        &format!("{}.{name}", e.name),
+                        format!(
+                            "`{template}` cannot fill the multi-attribute key ({attrs}) of `{name}`: {why}"
+                        ),
+                        "list the fields stored under the index's attributes, in key order: `{a}#{b}`",
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Why `template` does not list, in order, the fields stored under `attrs`.
+fn mismatch(e: &crate::model::Entity, attrs: &KeyAttrs, template: &str) -> Option<String> {
+    let t = Template::parse(template).ok()?;
+    let vars: Vec<&str> =
+        t.parts.iter().filter_map(|p| if let Part::Var(v) = p { Some(*v) } else { None }).collect();
+    let literal = t.parts.iter().any(|p| matches!(p, Part::Lit(l) if *l != "#"));
+    if literal {
+        return Some("it has literal text; the index keys on the fields' own values".into());
+    }
+    if vars.len() != attrs.names().len() {
+        return Some(format!("{} fields for {} attributes", vars.len(), attrs.names().len()));
+    }
+    for (v, a) in vars.iter().zip(attrs.names()) {
+        let stored = e.field(v).map_or(*v, |f| f.attr());
+        if stored != a {
+            return Some(format!("field `{v}` is stored as `{stored}`, not `{a}`"));
+        }
+    }
+    None
+}
