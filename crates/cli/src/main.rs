@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
+mod console;
 mod copy;
 mod design;
 mod export;
@@ -39,6 +40,8 @@ enum Command {
     Copy(copy::CopyArgs),
     /// Design a table: scaffold, lint, generate infrastructure as code.
     Design(design::DesignArgs),
+    /// Serve the web console for any DynamoDB endpoint (read-only unless --writable).
+    Console(console::ConsoleArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -50,5 +53,6 @@ fn main() -> anyhow::Result<()> {
         Command::Import(args) => import::run(args),
         Command::Copy(args) => copy::run(args),
         Command::Design(args) => design::run(args),
+        Command::Console(args) => console::run(args),
     }
 }

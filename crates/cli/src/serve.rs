@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use monotable_engine::Engine;
-use monotable_server::{Auth, Credentials, Service};
+use monotable_server::{Auth, Credentials, Mount, Service};
 use monotable_store::{SyncPolicy, TtlSweeper};
 use tokio::net::TcpListener;
+
+use crate::console::ConsoleMode;
 
 /// How `monotable serve` authenticates requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -59,6 +61,12 @@ pub struct ServeArgs {
     /// machine and need the other half.
     #[arg(long, env = "MONOTABLE_WORKERS", value_parser = clap::value_parser!(u16).range(1..))]
     workers: Option<u16>,
+    /// The web console at /console: auto (only on a loopback address), on or off.
+    #[arg(long, value_enum, default_value_t = ConsoleMode::Auto)]
+    console: ConsoleMode,
+    /// A design document (YAML or JSON) for the console's single-table views.
+    #[arg(long, value_name = "FILE")]
+    design: Option<PathBuf>,
 }
 
 /// The default number of request-serving threads: half the available cores, at least one.
@@ -91,6 +99,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.bucket_dir {
         engine.set_bucket_root(dir);
     }
+    let design = args.design.as_deref().map(crate::console::read_design).transpose()?;
+    let console = crate::console::mount(args.console, &args.host, &engine, &auth, design);
     let workers = args.workers.map_or_else(default_workers, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
@@ -99,7 +109,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .context("could not start the async runtime")?;
     let sweeper = TtlSweeper::new(engine.clone()).spawn();
     let durable = args.data_dir.is_some();
-    let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth, durable));
+    let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth, console, durable));
     drop(sweeper);
     result
 }
@@ -129,6 +139,7 @@ async fn serve(
     engine: Engine,
     storage_note: String,
     auth: Auth,
+    console: Option<Mount>,
     durable: bool,
 ) -> anyhow::Result<()> {
     let listener = TcpListener::bind((host.as_str(), port))
@@ -144,7 +155,12 @@ async fn serve(
          Point the aws CLI at it:\n  \
          AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1 \\\n    \
          aws dynamodb list-tables --endpoint-url {endpoint}\n\
-         Stop with Ctrl-C.\n"
+         {console_note}Stop with Ctrl-C.\n",
+        console_note = if console.is_some() {
+            format!("The web console is at {endpoint}/console/\n")
+        } else {
+            String::new()
+        },
     );
     // A closed stdout (`monotable serve | head -1`) must not stop the server.
     let mut stdout = std::io::stdout().lock();
@@ -152,12 +168,12 @@ async fn serve(
     drop(stdout);
     // A durable engine blocks on group-commit syncs: let many requests wait on one sync.
     let service = Service::new(engine).with_auth(auth).with_blocking_calls(durable);
-    monotable_server::serve(listener, service, shutdown_signal()).await?;
+    monotable_server::serve_with(listener, service, console, shutdown_signal()).await?;
     tracing::info!("stopped");
     Ok(())
 }
 
-fn init_logging() {
+pub(crate) fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
@@ -168,7 +184,7 @@ fn init_logging() {
 }
 
 /// Completes on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let interrupt = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

@@ -6,7 +6,8 @@
 //! * [`ServerError`] is every failure; `response.rs` is the only place one becomes a response.
 //! * [`Auth`] accepts any well-formed SigV4 request (the default) or verifies signatures.
 //! * [`run`] / [`serve`] accept connections on a tokio `TcpListener` until a shutdown future
-//!   completes.
+//!   completes; [`serve_with`] also hands one non-protocol path prefix to a [`Mount`] (the
+//!   CLI mounts the web console there; this crate knows nothing of it).
 //!
 //! Module map: `operation` (name → engine call), `decode` (body → typed input, with
 //! DynamoDB's serialization errors), `encoding` (compressed requests and responses),
@@ -31,4 +32,4 @@ pub use error::ServerError;
 pub use operation::{Operation, STREAMS_TARGET_PREFIX, TARGET_PREFIX};
 pub use response::{JSON_1_0, PLAIN_JSON};
 pub use service::{Service, HEALTH_BODY, MAX_REQUEST_BYTES};
-pub use transport::{run, serve};
+pub use transport::{run, serve, serve_with, Mount, MountFuture};

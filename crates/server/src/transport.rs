@@ -7,6 +7,8 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
@@ -39,11 +41,48 @@ pub async fn run(listener: TcpListener, shutdown: impl Future<Output = ()>) -> s
     serve(listener, Service::new(Engine::new()), shutdown).await
 }
 
+/// The future a [`Mount`] handler returns: one complete response.
+pub type MountFuture = Pin<Box<dyn Future<Output = http::Response<Bytes>> + Send>>;
+
+/// A handler for requests outside the protocol under one path prefix (the CLI mounts the web
+/// console at `/console`). The protocol never uses such paths, so a mount changes nothing for
+/// SDK requests: the transport checks one string prefix before it dispatches. The handler gets
+/// the request head and its complete body (read with the protocol's size limit).
+#[derive(Clone)]
+pub struct Mount {
+    prefix: &'static str,
+    handler: Arc<dyn Fn(http::request::Parts, Bytes) -> MountFuture + Send + Sync>,
+}
+
+impl Mount {
+    /// Sends requests whose path is `prefix` or starts with `prefix/` to `handler`.
+    pub fn new(
+        prefix: &'static str,
+        handler: impl Fn(http::request::Parts, Bytes) -> MountFuture + Send + Sync + 'static,
+    ) -> Mount {
+        Mount { prefix, handler: Arc::new(handler) }
+    }
+
+    fn matches(&self, path: &str) -> bool {
+        path.strip_prefix(self.prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+}
+
 /// Serves `service` on `listener` until `shutdown` completes, then stops accepting, lets
 /// in-flight requests finish (for at most ten seconds) and returns.
 pub async fn serve(
     listener: TcpListener,
     service: Service,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    serve_with(listener, service, None, shutdown).await
+}
+
+/// [`serve`] with an optional [`Mount`] for paths outside the protocol.
+pub async fn serve_with(
+    listener: TcpListener,
+    service: Service,
+    mount: Option<Mount>,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let graceful = GracefulShutdown::new();
@@ -62,6 +101,7 @@ pub async fn serve(
                 };
                 let _ = stream.set_nodelay(true);
                 let service = service.clone();
+                let mount = mount.clone();
                 let connection = http1::Builder::new()
                     .keep_alive(true)
                     .timer(TokioTimer::new())
@@ -70,7 +110,15 @@ pub async fn serve(
                         TokioIo::new(stream),
                         service_fn(move |request| {
                             let service = service.clone();
-                            async move { Ok::<_, Infallible>(respond(&service, request).await) }
+                            let mount = mount.clone();
+                            async move {
+                                Ok::<_, Infallible>(match mount {
+                                    Some(mount) if mount.matches(request.uri().path()) => {
+                                        respond_mounted(&mount, request).await
+                                    }
+                                    _ => respond(&service, request).await,
+                                })
+                            }
                         }),
                     );
                 let connection = graceful.watch(connection);
@@ -94,12 +142,7 @@ pub async fn serve(
 
 async fn respond(service: &Service, request: http::Request<Incoming>) -> http::Response<Full<Bytes>> {
     let (parts, body) = request.into_parts();
-    let declared = parts
-        .headers
-        .get(http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let declared = declared_length(&parts);
     // A client waiting for `100 Continue` has not sent its body yet: refuse it unread.
     let expects_continue = parts
         .headers
@@ -146,6 +189,30 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
             response
         }
     }
+}
+
+/// Reads the body with the protocol's limits and hands the request to the mount's handler.
+async fn respond_mounted(mount: &Mount, request: http::Request<Incoming>) -> http::Response<Full<Bytes>> {
+    let (parts, body) = request.into_parts();
+    let declared = declared_length(&parts);
+    match read_body(body, declared, false).await {
+        Ok(body) => (mount.handler)(parts, body).await.map(Full::new),
+        Err(error) => {
+            let mut response = error_response(&error, JSON_1_0, &new_request_id()).map(Full::new);
+            response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+            response
+        }
+    }
+}
+
+/// The body length the request's `Content-Length` declares, if it declares one.
+fn declared_length(parts: &http::request::Parts) -> Option<usize> {
+    parts
+        .headers
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 fn target(parts: &http::request::Parts) -> Option<&str> {

@@ -1,0 +1,253 @@
+//! The console's API over a real socket, without a browser: the security checks (CSRF,
+//! origin, host, read-only, sign-in), sealed cursors, the protocol's value validation, and
+//! the mount on `monotable serve`'s port.
+
+mod support;
+
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use monotable_console::{Access, Console, Options};
+use monotable_server::{Auth, Mount, Service};
+use serde_json::json;
+use support::*;
+use tokio::net::TcpListener;
+
+fn api_request(addr: std::net::SocketAddr, name: &str, extra: &str, body: &str) -> (u16, String, String) {
+    http(
+        addr,
+        &format!(
+            "POST /console/api/{name} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{extra}\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_api_call_needs_the_page_csrf_token() {
+    let running = start(Options::default()).await;
+    let addr = running.addr;
+    let token = csrf(addr);
+    let (status, _, body) =
+        tokio::task::spawn_blocking(move || api_request(addr, "tables", "", "{}")).await.unwrap();
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("CSRF"), "{body}");
+    let wrong = "0".repeat(64);
+    let (status, _, _) = tokio::task::spawn_blocking(move || {
+        api_request(addr, "tables", &format!("X-Console-Csrf: {wrong}\r\n"), "{}")
+    })
+    .await
+    .unwrap();
+    assert_eq!(status, 403);
+    let (status, body) =
+        tokio::task::spawn_blocking(move || call(addr, &token, "tables", "{}")).await.unwrap();
+    assert_eq!((status, body), (200, json!({ "tables": [] })));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_origin_or_host_name_is_refused() {
+    let running = start(Options::default()).await;
+    let addr = running.addr;
+    let token = csrf(addr);
+    let (status, _, body) = tokio::task::spawn_blocking(move || {
+        api_request(
+            addr,
+            "tables",
+            &format!("X-Console-Csrf: {token}\r\nOrigin: http://evil.example\r\n"),
+            "{}",
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(status, 403, "{body}");
+    // DNS rebinding: a page served from another name that resolves to 127.0.0.1.
+    let (status, _, body) = tokio::task::spawn_blocking(move || {
+        http(addr, "GET /console/ HTTP/1.1\r\nHost: rebind.example:8000\r\nConnection: close\r\n\r\n")
+    })
+    .await
+    .unwrap();
+    assert_eq!(status, 403, "{body}");
+    assert!(!body.contains("csrf"), "the token is not handed to a foreign host name");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_console_refuses_every_write() {
+    let running = start(Options::default()).await;
+    create_table(&running.sdk, "orders").await;
+    put(&running.sdk, "orders", &[("pk", s("o1")), ("sk", s("A"))]).await;
+    let addr = running.addr;
+    let token = csrf(addr);
+    let calls = [
+        ("put", r#"{"table":"orders","item":{"pk":{"S":"o2"},"sk":{"S":"A"}}}"#),
+        ("delete", r#"{"table":"orders","key":{"pk":{"S":"o1"},"sk":{"S":"A"}}}"#),
+        ("batch-put", r#"{"table":"orders","items":[{"pk":{"S":"o3"},"sk":{"S":"A"}}]}"#),
+        ("create-table", r#"{"table":"other","pk":{"name":"pk","type":"S"}}"#),
+        ("delete-table", r#"{"table":"orders","confirm":"orders"}"#),
+    ];
+    for (name, body) in calls {
+        let token = token.clone();
+        let (status, answer) =
+            tokio::task::spawn_blocking(move || call(addr, &token, name, body)).await.unwrap();
+        assert_eq!(status, 403, "{name}: {answer}");
+        assert!(answer["error"]["message"].as_str().unwrap().contains("read-only"), "{answer}");
+    }
+    let scan = running.sdk.scan().table_name("orders").send().await.unwrap();
+    assert_eq!(scan.count(), 1);
+    assert_eq!(running.sdk.list_tables().send().await.unwrap().table_names(), ["orders"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cursor_opens_only_for_its_own_table_and_cannot_be_forged() {
+    let running = start(Options::default()).await;
+    create_table(&running.sdk, "orders").await;
+    create_table(&running.sdk, "others").await;
+    for i in 0..3 {
+        put(&running.sdk, "orders", &[("pk", s(&format!("o{i}"))), ("sk", s("A"))]).await;
+    }
+    let addr = running.addr;
+    let token = csrf(addr);
+    let (status, page) = {
+        let token = token.clone();
+        tokio::task::spawn_blocking(move || call(addr, &token, "scan", r#"{"table":"orders","limit":2}"#))
+            .await
+            .unwrap()
+    };
+    assert_eq!(status, 200, "{page}");
+    let cursor = page["cursor"].as_str().unwrap().to_string();
+    let next = json!({ "table": "orders", "limit": 2, "cursor": cursor }).to_string();
+    let elsewhere = json!({ "table": "others", "limit": 2, "cursor": cursor }).to_string();
+    let forged = json!({ "table": "orders", "cursor": format!("eyJwayI6eyJTIjoibzAifX0.{}", cursor.split_once('.').unwrap().1) }).to_string();
+    let (a, b, c) = tokio::task::spawn_blocking(move || {
+        (
+            call(addr, &token, "scan", &next),
+            call(addr, &token, "scan", &elsewhere),
+            call(addr, &token, "scan", &forged),
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!((a.0, a.1["count"].as_i64()), (200, Some(1)), "{}", a.1);
+    assert_eq!(b.0, 400, "{}", b.1);
+    assert_eq!(c.0, 400, "{}", c.1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_value_gets_the_protocol_servers_message() {
+    let running = start(Options { writable: true, ..Options::default() }).await;
+    create_table(&running.sdk, "orders").await;
+    let addr = running.addr;
+    let token = csrf(addr);
+    let body = r#"{"table":"orders","item":{"pk":{"S":"o1"},"sk":{"S":"A"},"n":{"N":"12abc"}}}"#;
+    let (status, answer) =
+        tokio::task::spawn_blocking(move || call(addr, &token, "put", body)).await.unwrap();
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(
+        answer["error"]["message"], "A value provided cannot be converted into a number",
+        "the same text the protocol server gives (monotable_types' parser)"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_mounted_on_the_protocol_port_leaves_the_protocol_alone() {
+    let engine = monotable_engine::Engine::new();
+    let console = Console::new(
+        Access::Open(monotable_embedded::client_for(engine.clone())),
+        Options { loopback_only: true, ..Options::default() },
+    );
+    let mount = Mount::new(monotable_console::PREFIX, move |parts, body| {
+        let console = console.clone();
+        Box::pin(async move { console.handle(parts, body).await })
+    });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(monotable_server::serve_with(listener, Service::new(engine), Some(mount), async move {
+        let _ = stopped.await;
+    }));
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .endpoint_url(format!("http://{addr}"))
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("local", "local", None, None, "static"))
+        .build();
+    let sdk = aws_sdk_dynamodb::Client::from_conf(config);
+    create_table(&sdk, "orders").await;
+    let token = tokio::task::spawn_blocking(move || csrf(addr)).await.unwrap();
+    let (status, tables) =
+        tokio::task::spawn_blocking(move || call(addr, &token, "tables", "{}")).await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(tables["tables"][0]["name"], "orders");
+    assert_eq!(sdk.list_tables().send().await.unwrap().table_names(), ["orders"]);
+    let (status, _, body) = tokio::task::spawn_blocking(move || {
+        http(addr, &format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"))
+    })
+    .await
+    .unwrap();
+    assert_eq!((status, body.as_str()), (200, monotable_server::HEALTH_BODY));
+    // `/consoles` is not under the mount: the protocol answers it.
+    let (status, _, _) = tokio::task::spawn_blocking(move || {
+        http(addr, &format!("GET /consoles HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"))
+    })
+    .await
+    .unwrap();
+    assert_ne!(status, 200);
+    drop(stop);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_verify_the_console_asks_for_a_key_pair_the_endpoint_accepts() {
+    let engine = monotable_engine::Engine::new();
+    let service = Service::new(engine.clone())
+        .with_auth(Auth::Verify(monotable_server::Credentials::new().with("AKIDCONSOLE", "s3cret-value")));
+    let access = Access::Login(Arc::new(move |id: &str, secret: &str| {
+        let credentials = Credentials::new(id, secret, None, None, "test");
+        aws_sdk_dynamodb::Client::from_conf(
+            monotable_embedded::config_builder(service.clone()).credentials_provider(credentials).build(),
+        )
+    }));
+    let console = Console::new(access, Options { loopback_only: true, ..Options::default() });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (_stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(monotable_console::serve(listener, console, async move {
+        let _ = stopped.await;
+    }));
+    let outcome = tokio::task::spawn_blocking(move || {
+        let token = csrf(addr);
+        let session = call(addr, &token, "session", "{}");
+        let refused = call(addr, &token, "tables", "{}");
+        let wrong = call(addr, &token, "login", r#"{"accessKeyId":"AKIDCONSOLE","secretAccessKey":"guess"}"#);
+        let login = api_request(
+            addr,
+            "login",
+            &format!("X-Console-Csrf: {token}\r\n"),
+            r#"{"accessKeyId":"AKIDCONSOLE","secretAccessKey":"s3cret-value"}"#,
+        );
+        let cookie = login
+            .1
+            .lines()
+            .find_map(|l| l.strip_prefix("set-cookie: "))
+            .and_then(|c| c.split(';').next())
+            .unwrap_or_default()
+            .to_string();
+        let tables =
+            api_request(addr, "tables", &format!("X-Console-Csrf: {token}\r\nCookie: {cookie}\r\n"), "{}");
+        (session, refused, wrong, login, cookie, tables)
+    })
+    .await
+    .unwrap();
+    let (session, refused, wrong, login, cookie, tables) = outcome;
+    assert_eq!(session.1["login"], true);
+    assert_eq!(session.1["signedIn"], false);
+    assert_eq!(refused.0, 403, "{}", refused.1);
+    assert_eq!(wrong.0, 502, "{}", wrong.1);
+    assert_eq!(wrong.1["error"]["type"], "InvalidSignatureException", "the endpoint's own verdict");
+    assert_eq!(login.0, 200, "{}", login.2);
+    assert!(login.1.contains("HttpOnly") && login.1.contains("SameSite=Strict"), "{}", login.1);
+    assert!(cookie.starts_with("monotable_console="), "{cookie}");
+    assert_eq!(tables.0, 200, "{}", tables.2);
+    for text in [login.1.as_str(), login.2.as_str(), tables.2.as_str()] {
+        assert!(!text.contains("s3cret-value"), "a secret reached the page");
+    }
+}

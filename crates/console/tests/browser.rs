@@ -1,0 +1,396 @@
+//! End-to-end: the console in real headless Chromium, driven over WebDriver (chromedriver),
+//! against a real engine through the SDK. Each test checks what the page did through the SDK
+//! (an edit is seen in the table, a dropped table is gone). Without chromedriver the tests
+//! skip loudly, except under CI=true, where they fail (see `support::driver`).
+
+mod support;
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use fantoccini::Locator;
+use monotable_console::Options;
+use support::*;
+
+fn writable() -> Options {
+    Options { writable: true, label: "test engine".into(), ..Options::default() }
+}
+
+/// The page's link to one item: `#/table/<t>/item/<URI-encoded DynamoDB JSON key>`.
+fn item_url(running: &Running, table: &str, key: &serde_json::Value) -> String {
+    let encoded: String = key
+        .to_string()
+        .bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect();
+    running.url(&format!("/console/#/table/{table}/item/{encoded}"))
+}
+
+#[tokio::test]
+async fn browsing_lists_tables_and_scans_only_on_request() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    for i in 0..3 {
+        put(&running.sdk, "orders", &[("pk", s(&format!("o{i}"))), ("sk", s("A")), ("total", n("12.5"))])
+            .await;
+    }
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/")).await.unwrap();
+    let row = find(&browser, "#tables tr[data-table=\"orders\"]").await;
+    let text = row.text().await.unwrap();
+    assert!(text.contains("orders") && text.contains("pk (PK, S)") && text.contains("gsi1"), "{text}");
+    screenshot(&browser, "tables").await;
+    row.find(Locator::Css("a.table-link")).await.unwrap().click().await.unwrap();
+    find(&browser, "#scan").await;
+    // Nothing is read until the Scan button is pressed.
+    assert_eq!(find(&browser, "#results").await.text().await.unwrap(), "");
+    find(&browser, "#scan").await.click().await.unwrap();
+    text_where(&browser, "#page-info", |t| t == "Page 1: 3 items").await;
+    assert!(find(&browser, "#consumed").await.text().await.unwrap().contains("CapacityUnits"));
+    screenshot(&browser, "items").await;
+    browser.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn pages_follow_cursors_and_show_every_item_once() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    for i in 0..7 {
+        put(&running.sdk, "orders", &[("pk", s(&format!("o{i}"))), ("sk", s("A"))]).await;
+    }
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/table/orders/items")).await.unwrap();
+    let size = find(&browser, "#page-size").await;
+    size.clear().await.unwrap();
+    size.send_keys("3").await.unwrap();
+    find(&browser, "#scan").await.click().await.unwrap();
+    let mut seen = Vec::new();
+    let mut sizes = Vec::new();
+    for page in 1.. {
+        let info = text_where(&browser, "#page-info", |t| t.starts_with(&format!("Page {page}:"))).await;
+        let links = browser.find_all(Locator::Css("#results a.item-link")).await.unwrap();
+        sizes.push(links.len());
+        for link in links {
+            seen.push(link.text().await.unwrap());
+        }
+        assert!(info.ends_with(&format!("{} items", sizes[page - 1])), "{info}");
+        match browser.find(Locator::Css("#next-page")).await {
+            Ok(next) => next.click().await.unwrap(),
+            Err(_) => break,
+        }
+    }
+    assert_eq!(sizes, [3, 3, 1]);
+    seen.sort();
+    assert_eq!(seen, (0..7).map(|i| format!("o{i}")).collect::<Vec<_>>());
+    browser.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn querying_an_index_shows_the_exact_request_and_consumed_capacity() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    for (i, status) in ["open", "open", "closed"].iter().enumerate() {
+        put(
+            &running.sdk,
+            "orders",
+            &[
+                ("pk", s(&format!("o{i}"))),
+                ("sk", s("A")),
+                ("gsi1pk", s(&format!("STATUS#{status}"))),
+                ("gsi1sk", s(&format!("2024-05-0{i}"))),
+            ],
+        )
+        .await;
+    }
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/table/orders/query")).await.unwrap();
+    find(&browser, "#q-index").await.select_by_value("gsi1").await.unwrap();
+    text_where(&browser, "#q-keys", |t| t.starts_with("gsi1pk")).await;
+    find(&browser, "#q-pk").await.send_keys("STATUS#open").await.unwrap();
+    find(&browser, "#q-op").await.select_by_value("begins_with").await.unwrap();
+    find(&browser, "#q-sk1").await.send_keys("2024-05").await.unwrap();
+    find(&browser, "#q-direction").await.select_by_value("desc").await.unwrap();
+    find(&browser, "#q-run").await.click().await.unwrap();
+    text_where(&browser, "#query-count", |t| t == "2 items (2 read)").await;
+    let request = find(&browser, ".meta").await.text().await.unwrap();
+    for expected in [
+        "DynamoDB_20120810.Query",
+        "\"IndexName\": \"gsi1\"",
+        "\"ScanIndexForward\": false",
+        "begins_with(#ck1, :ck1)",
+    ] {
+        assert!(request.contains(expected), "missing {expected} in {request}");
+    }
+    let consumed = find(&browser, "#consumed").await.text().await.unwrap();
+    assert!(consumed.contains("\"gsi1\""), "{consumed}");
+    // Descending order: o1 (2024-05-01) before o0 (2024-05-00).
+    let links = browser.find_all(Locator::Css("#results a.item-link")).await.unwrap();
+    assert_eq!(links[0].text().await.unwrap(), "o1");
+    screenshot(&browser, "query").await;
+    browser.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn editing_an_item_keeps_types_saves_conditionally_and_deletes_after_confirmation() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    put(&running.sdk, "orders", &[("pk", s("o1")), ("sk", s("A")), ("amount", n("5")), ("note", s("hello"))])
+        .await;
+    let key = serde_json::json!({ "pk": { "S": "o1" }, "sk": { "S": "A" } });
+    let get = || async {
+        running
+            .sdk
+            .get_item()
+            .table_name("orders")
+            .key("pk", s("o1"))
+            .key("sk", s("A"))
+            .send()
+            .await
+            .unwrap()
+            .item
+    };
+    let browser = browser(&driver).await;
+    browser.goto(&item_url(&running, "orders", &key)).await.unwrap();
+    let amount = find(&browser, "textarea[data-attr=\"amount\"]").await;
+    assert!(find(&browser, "#item-view").await.text().await.unwrap().contains("\"N\": \"5\""));
+    find(&browser, "#view-plain").await.click().await.unwrap();
+    text_where(&browser, "#item-view", |t| t.contains("\"amount\": 5")).await;
+    screenshot(&browser, "item").await;
+    amount.clear().await.unwrap();
+    amount.send_keys("6").await.unwrap();
+    find(&browser, "#save").await.click().await.unwrap();
+    find(&browser, "#saved").await;
+    let item = get().await.unwrap();
+    assert_eq!(item["amount"], n("6"), "the number stays a number");
+    assert_eq!(item["note"], s("hello"));
+
+    // Someone else changes the item: the page's next save must not overwrite it.
+    running
+        .sdk
+        .update_item()
+        .table_name("orders")
+        .key("pk", s("o1"))
+        .key("sk", s("A"))
+        .update_expression("SET note = :n")
+        .expression_attribute_values(":n", s("changed elsewhere"))
+        .send()
+        .await
+        .unwrap();
+    amount.clear().await.unwrap();
+    amount.send_keys("7").await.unwrap();
+    find(&browser, "#save").await.click().await.unwrap();
+    text_where(&browser, "#editor-out .error", |t| t.contains("changed since it was read")).await;
+    let item = get().await.unwrap();
+    assert_eq!((item["amount"].clone(), item["note"].clone()), (n("6"), s("changed elsewhere")));
+
+    // Reload, then delete: the first click only asks for confirmation.
+    browser.refresh().await.unwrap();
+    find(&browser, "textarea[data-attr=\"note\"]").await;
+    find(&browser, "#delete").await.click().await.unwrap();
+    assert!(get().await.is_some());
+    find(&browser, "#confirm-delete").await.click().await.unwrap();
+    find(&browser, "#scan").await;
+    assert!(get().await.is_none(), "the item is deleted");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_table_with_an_index_is_created_and_dropped_from_the_page() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/create")).await.unwrap();
+    find(&browser, "#create-name").await.send_keys("invoices").await.unwrap();
+    find(&browser, "#create-pk-name").await.send_keys("pk").await.unwrap();
+    find(&browser, "#create-sk-name").await.send_keys("sk").await.unwrap();
+    find(&browser, "#add-gsi").await.click().await.unwrap();
+    find(&browser, "#gsi0-index").await.send_keys("byCustomer").await.unwrap();
+    find(&browser, "#gsi0-pk-name").await.send_keys("customer").await.unwrap();
+    find(&browser, "#gsi0-pk-type").await.select_by_value("N").await.unwrap();
+    find(&browser, "#create").await.click().await.unwrap();
+    find(&browser, "#created").await;
+    let table = running.sdk.describe_table().table_name("invoices").send().await.unwrap().table.unwrap();
+    let gsi = &table.global_secondary_indexes()[0];
+    assert_eq!(gsi.index_name(), Some("byCustomer"));
+    assert_eq!(gsi.key_schema()[0].attribute_name(), "customer");
+    assert!(table
+        .attribute_definitions()
+        .iter()
+        .any(|d| d.attribute_name() == "customer" && d.attribute_type().as_str() == "N"));
+
+    browser.goto(&running.url("/console/#/table/invoices/items")).await.unwrap();
+    find(&browser, "details.danger summary").await.click().await.unwrap();
+    let confirm = find(&browser, "#drop-confirm").await;
+    confirm.send_keys("invoice").await.unwrap();
+    find(&browser, "#drop").await.click().await.unwrap();
+    text_where(&browser, "details.danger .error", |t| t.contains("Type the table's name")).await;
+    assert!(
+        running.sdk.describe_table().table_name("invoices").send().await.is_ok(),
+        "a wrong name drops nothing"
+    );
+    confirm.send_keys("s").await.unwrap();
+    find(&browser, "#drop").await.click().await.unwrap();
+    find(&browser, "#no-tables").await;
+    let gone = running.sdk.describe_table().table_name("invoices").send().await.unwrap_err();
+    assert!(gone.into_service_error().is_resource_not_found_exception());
+    browser.close().await.unwrap();
+}
+
+async fn seed_ledger(running: &Running) {
+    create_table(&running.sdk, "ledger").await;
+    let record = |org: &str, id: &str, status: &str, changed: &str| {
+        vec![
+            ("pk", s(&format!("ORG#{org}"))),
+            ("sk", s(&format!("RECORD#{id}"))),
+            ("entityType", s("Record")),
+            ("gsi1pk", s(&format!("ORG#{org}#STATUS#{status}"))),
+            ("gsi1sk", s(&format!("RECORD#{changed}#{id}"))),
+            ("amount", n("10")),
+        ]
+    };
+    put(
+        &running.sdk,
+        "ledger",
+        &[("pk", s("ORG#acme")), ("sk", s("PROFILE")), ("entityType", s("Org")), ("name", s("Acme"))],
+    )
+    .await;
+    put(&running.sdk, "ledger", &record("acme", "r0", "open", "2024-05-01")).await;
+    put(&running.sdk, "ledger", &record("acme", "r1", "closed", "2024-05-03")).await;
+    put(&running.sdk, "ledger", &record("globex", "r7", "open", "2024-04-11")).await;
+    // No entityType attribute: recognised by its key templates alone.
+    put(&running.sdk, "ledger", &[("pk", s("ORG#acme")), ("sk", s("DECL#2024-Q1")), ("total", n("3"))]).await;
+}
+
+#[tokio::test]
+async fn a_named_access_pattern_runs_and_a_partition_shows_every_entity_type() {
+    let Some(driver) = driver() else { return };
+    let running = start(Options { design: Some(orgs_design()), ..writable() }).await;
+    seed_ledger(&running).await;
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/table/ledger/patterns")).await.unwrap();
+    let form = find(&browser, "form[data-pattern=\"list-records-by-status\"]").await;
+    form.find(Locator::Css("input[name=\"org_id\"]")).await.unwrap().send_keys("acme").await.unwrap();
+    form.find(Locator::Css("input[name=\"status\"]")).await.unwrap().send_keys("open").await.unwrap();
+    form.find(Locator::Css("button.run-pattern")).await.unwrap().click().await.unwrap();
+    text_where(&browser, "#pattern-result", |t| t == "list-records-by-status: 1 item(s)").await;
+    let results = find(&browser, "#results").await.text().await.unwrap();
+    assert!(
+        results.contains("org_id = acme, id = r0") || results.contains("id = r0, org_id = acme"),
+        "{results}"
+    );
+    assert!(results.contains("\"gsi1pk\"") && results.contains("ORG#acme#STATUS#open"), "{results}");
+    screenshot(&browser, "patterns").await;
+
+    browser.goto(&running.url("/console/#/table/ledger/partition")).await.unwrap();
+    find(&browser, "#p-value").await.send_keys("ORG#acme").await.unwrap();
+    find(&browser, "#p-run").await.click().await.unwrap();
+    text_where(&browser, "#partition-count", |t| t.starts_with("4 items")).await;
+    let groups = browser.find_all(Locator::Css("section.group")).await.unwrap();
+    let mut names = Vec::new();
+    for g in groups {
+        names.push(g.attr("data-entity").await.unwrap().unwrap_or_default());
+    }
+    names.sort();
+    assert_eq!(names, ["Declaration", "Org", "Record"]);
+    let decl = find(&browser, "section.group[data-entity=\"Declaration\"] td.decoded").await;
+    assert_eq!(decl.text().await.unwrap(), "org_id = acme, period = 2024-Q1");
+    screenshot(&browser, "partition").await;
+    browser.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn hostile_item_values_render_as_text() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    let hostile = "<img src=x onerror=\"window.__xss=1\">";
+    let script = "<script>window.__xss=2</script>";
+    put(
+        &running.sdk,
+        "orders",
+        &[
+            ("pk", s(hostile)),
+            ("sk", s(script)),
+            ("EntityType", s("<b onmouseover=\"window.__xss=3\">Evil</b>")),
+            ("\"><svg onload=window.__xss=4>", s("<iframe src=javascript:window.__xss=5>")),
+            (
+                "nested",
+                AttributeValue::M([("x".to_string(), s("<img src=y onerror=window.__xss=6>"))].into()),
+            ),
+        ],
+    )
+    .await;
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/table/orders/items")).await.unwrap();
+    find(&browser, "#scan").await.click().await.unwrap();
+    text_where(&browser, "#page-info", |t| t == "Page 1: 1 items").await;
+    let link = find(&browser, "#results a.item-link").await;
+    assert_eq!(link.text().await.unwrap(), hostile);
+    assert_eq!(
+        find(&browser, "#results .chip").await.text().await.unwrap(),
+        "<b onmouseover=\"window.__xss=3\">Evil</b>"
+    );
+    let injected = "return [document.querySelectorAll('#main img, #main script, #main svg, #main iframe, #main b').length, \
+                    window.__xss === undefined]";
+    assert_eq!(browser.execute(injected, vec![]).await.unwrap(), serde_json::json!([0, true]));
+    link.click().await.unwrap();
+    let view = find(&browser, "#item-view").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(view.text().await.unwrap().contains("window.__xss=6"));
+    let value = find(&browser, "textarea[data-attr=\"sk\"]").await.prop("value").await.unwrap();
+    assert_eq!(value.as_deref(), Some(script));
+    assert_eq!(browser.execute(injected, vec![]).await.unwrap(), serde_json::json!([0, true]));
+    browser.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_table_is_exported_and_imported_with_a_progress_bar() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    for i in 0..60 {
+        put(
+            &running.sdk,
+            "orders",
+            &[("pk", s(&format!("o{i:02}"))), ("sk", s("A")), ("n", n(&i.to_string()))],
+        )
+        .await;
+    }
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/table/orders/transfer")).await.unwrap();
+    find(&browser, "#export").await.click().await.unwrap();
+    find(&browser, "#download").await;
+    text_where(&browser, "#transfer-status", |t| t == "Exported 60 items").await;
+    let progress = browser
+        .execute("const p = document.getElementById('progress'); return [p.value, p.max]", vec![])
+        .await
+        .unwrap();
+    assert_eq!(progress, serde_json::json!([60, 60]), "the bar is full");
+    // The browser downloads the file as a user's would.
+    find(&browser, "#download").await.click().await.unwrap();
+    let downloaded = driver.scratch("orders.jsonl");
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while !downloaded.is_file() {
+        assert!(std::time::Instant::now() < deadline, "the export was not downloaded");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let lines = std::fs::read_to_string(&downloaded).unwrap();
+    assert_eq!(lines.lines().count(), 60);
+    assert!(lines.lines().all(|l| l.starts_with("{\"Item\":{")), "DynamoDB's export format");
+    create_table(&running.sdk, "copy").await;
+    let file = downloaded;
+    browser.goto(&running.url("/console/#/table/copy/transfer")).await.unwrap();
+    // The route renders after a DescribeTable: wait for the new page, not the old one's input.
+    text_where(&browser, "#main h2", |t| t == "Import / export copy").await;
+    find(&browser, "#import-file").await.send_keys(&file.display().to_string()).await.unwrap();
+    find(&browser, "#import").await.click().await.unwrap();
+    text_where(&browser, "#transfer-status", |t| t == "Imported 60 of 60 items").await;
+    let copied = running.sdk.scan().table_name("copy").send().await.unwrap();
+    assert_eq!(copied.count(), 60);
+    browser.close().await.unwrap();
+}
