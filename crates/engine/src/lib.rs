@@ -24,6 +24,6 @@ mod table;
 mod validate;
 
 pub use api::*;
-pub use engine::Engine;
+pub use engine::{Engine, InFlightHook};
 pub use error::{Error, ErrorKind};
 pub use storage::{KeyRange, Keyspace, MemoryStorage, Storage, StorageError, WriteBatch, WriteOp};

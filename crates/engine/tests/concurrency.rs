@@ -81,7 +81,14 @@ fn conditional_increments_and_transfers_keep_exact_totals() {
                 let gets: Vec<_> = (0..ACCOUNTS)
                     .map(|i| json!({"Get": {"TableName": "tbl", "Key": {"pk": {"S": format!("acct{i}")}, "sk": {"N": "0"}}}}))
                     .collect();
-                let out = e.transact_get_items(req(json!({"TransactItems": gets}))).unwrap();
+                // A read meeting an in-flight transfer is cancelled (TransactionConflict), as in
+                // DynamoDB; it is retried.
+                let out = loop {
+                    match e.transact_get_items(req(json!({"TransactItems": gets.clone()}))) {
+                        Ok(out) => break out,
+                        Err(err) => assert_eq!(err.kind, ErrorKind::TransactionCanceled),
+                    }
+                };
                 let total: i64 = out
                     .responses
                     .unwrap()

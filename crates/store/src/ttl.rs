@@ -183,7 +183,12 @@ impl TtlSweeper {
                 match result {
                     Ok(_) => deleted += 1,
                     // Changed or deleted since the scan saw it: no longer ours to delete.
-                    Err(e) if e.kind == ErrorKind::ConditionalCheckFailed => {}
+                    // An item of an in-flight transaction is left for the next sweep.
+                    Err(e)
+                        if matches!(
+                            e.kind,
+                            ErrorKind::ConditionalCheckFailed | ErrorKind::TransactionConflict
+                        ) => {}
                     Err(e) => return Err(e),
                 }
             }

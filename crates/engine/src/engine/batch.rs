@@ -1,7 +1,8 @@
 //! BatchGetItem and BatchWriteItem.
 //!
 //! Batch writes are applied per item (each put or delete is atomic on its own, as in
-//! DynamoDB); nothing is ever left unprocessed, since the in-memory store never throttles.
+//! DynamoDB); the store never throttles, so the only writes left unprocessed are those that
+//! meet an in-flight transaction.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -135,7 +136,7 @@ pub(super) fn batch_write_item(
     }
     let mut names: Vec<&String> = request.keys().collect();
     names.sort();
-    let mut writes: Vec<(String, Write)> = Vec::new();
+    let mut writes: Vec<(String, Write, &WriteRequest)> = Vec::new();
     for name in names {
         let table = table_for_item_op(inner, Some(name))?;
         let schema = table.schema();
@@ -181,14 +182,26 @@ pub(super) fn batch_write_item(
                 return Err(Error::validation("Provided list of item keys contains duplicates"));
             }
             seen.push(write.key.clone());
-            writes.push((name.clone(), write));
+            writes.push((name.clone(), write, wr));
         }
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     let mut costs: Vec<(String, WriteCost)> = Vec::new();
     let mut metrics: HashMap<String, Vec<ItemCollectionMetrics>> = HashMap::new();
-    for (name, write) in &writes {
-        let (change, schema) = run_write(inner, write)?;
+    let mut unprocessed: HashMap<String, Vec<WriteRequest>> = HashMap::new();
+    for (name, write, request) in &writes {
+        // A write meeting an in-flight transaction is not processed: DynamoDB lists
+        // TransactionConflictException for PutItem, UpdateItem and DeleteItem but not for
+        // BatchWriteItem, whose puts and deletes that fail are returned in UnprocessedItems
+        // for the caller to resend (API_BatchWriteItem).
+        let (change, schema) = match run_write(inner, write) {
+            Ok(done) => done,
+            Err(e) if e.kind == crate::ErrorKind::TransactionConflict => {
+                unprocessed.entry(name.clone()).or_default().push((*request).clone());
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let cost = WriteCost::of(&schema, &change);
         match costs.iter_mut().find(|(n, _)| n == name) {
             Some((_, c)) => c.add(cost),
@@ -204,7 +217,7 @@ pub(super) fn batch_write_item(
         }
     }
     Ok(BatchWriteItemOutput {
-        unprocessed_items: Some(HashMap::new()),
+        unprocessed_items: Some(unprocessed),
         item_collection_metrics: (!metrics.is_empty()).then_some(metrics),
         consumed_capacity: (report != Report::None)
             .then(|| costs.iter().filter_map(|(n, c)| c.report(report, n)).collect()),

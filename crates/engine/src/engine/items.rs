@@ -173,11 +173,17 @@ impl Write {
 }
 
 /// Runs one conditional write under its stripe lock, returning the committed change.
+/// A write meeting an item of an in-flight transaction fails with
+/// `TransactionConflictException` instead of waiting (`in_flight.rs`).
 pub(super) fn run_write(inner: &Inner, write: &Write) -> Result<(Change, Arc<Schema>), Error> {
     let table = &write.table;
+    let stripe = write.stripe();
+    let _claim = inner.in_flight.begin_write(stripe, table.seq, &write.key).ok_or_else(|| {
+        Error::new(crate::ErrorKind::TransactionConflict, super::transact::CONFLICT_MESSAGE)
+    })?;
     let _gate = table.gate.read();
     let schema = table.schema();
-    let _lock = inner.locks.lock(write.stripe());
+    let _lock = inner.locks.lock(stripe);
     let old = table.base.get(&write.key)?;
     let change = match Write::evaluate(write, &schema, old) {
         Ok(c) => c,

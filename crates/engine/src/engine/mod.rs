@@ -6,6 +6,7 @@ mod backup;
 mod batch;
 mod capacity;
 mod control;
+mod in_flight;
 mod items;
 mod legacy;
 mod misc;
@@ -17,7 +18,9 @@ mod stream_control;
 mod streams;
 mod tags;
 mod throughput;
+mod tokens;
 mod transact;
+mod transact_get;
 mod transfer;
 mod update_table;
 mod util;
@@ -29,6 +32,7 @@ use std::sync::Arc;
 use parking_lot::{Mutex, RwLock};
 
 pub(crate) use arn::{arn_table_name, table_name_of};
+pub use in_flight::InFlightHook;
 
 use crate::api::*;
 use crate::storage::{MemoryStorage, Storage};
@@ -42,7 +46,9 @@ pub(crate) struct Inner {
     pub locks: Locks,
     pub next_seq: AtomicU64,
     /// TransactWriteItems client request tokens seen in the last 10 minutes.
-    pub tokens: Mutex<transact::Tokens>,
+    pub tokens: Mutex<tokens::Tokens>,
+    /// The items of in-flight writes (conflict detection).
+    pub in_flight: in_flight::InFlight,
     /// Exports, imports and the directory standing in for S3.
     pub transfers: transfer::Transfers,
     /// Deleted tables whose streams are still readable (for 24 hours after the deletion).
@@ -78,6 +84,8 @@ impl Engine {
     pub fn with_storage(storage: Arc<dyn Storage>) -> Result<Engine, Error> {
         let engine = Engine::build(storage);
         control::load_catalog(&engine.inner)?;
+        let inner = &engine.inner;
+        inner.tokens.lock().load(inner.storage.as_ref(), crate::stream::now_millis())?;
         Ok(engine)
     }
 
@@ -100,7 +108,8 @@ impl Engine {
                 tables: RwLock::new(HashMap::new()),
                 locks: Locks::new(),
                 next_seq: AtomicU64::new(1),
-                tokens: Mutex::new(transact::Tokens::default()),
+                tokens: Mutex::new(tokens::Tokens::default()),
+                in_flight: in_flight::InFlight::default(),
                 retired: Mutex::new(Vec::new()),
                 transfers: transfer::Transfers::default(),
             }),
@@ -184,7 +193,7 @@ operations! {
     /// TransactWriteItems.
     transact_write_items(TransactWriteItemsInput) -> TransactWriteItemsOutput = transact::transact_write_items;
     /// TransactGetItems.
-    transact_get_items(TransactGetItemsInput) -> TransactGetItemsOutput = transact::transact_get_items;
+    transact_get_items(TransactGetItemsInput) -> TransactGetItemsOutput = transact_get::transact_get_items;
     /// DynamoDB Streams ListStreams.
     list_streams(ListStreamsInput) -> ListStreamsOutput = streams::list_streams;
     /// DynamoDB Streams DescribeStream.
@@ -196,6 +205,17 @@ operations! {
 }
 
 impl Engine {
+    /// Test support: `hook` is called, with `"TransactWriteItems"` or `"write"` (a PutItem,
+    /// UpdateItem, DeleteItem or one write of a BatchWriteItem), on the calling thread each
+    /// time a write has claimed its items as in flight and before it locks and commits them.
+    /// A hook that blocks holds that write in flight, so a test can show what DynamoDB answers
+    /// to work that meets it. `None` removes the hook; without one the check costs one atomic
+    /// load per write.
+    #[doc(hidden)]
+    pub fn set_in_flight_hook(&self, hook: Option<InFlightHook>) {
+        self.inner.in_flight.set_hook(hook);
+    }
+
     /// DeleteItem as the Time to Live process runs it: the same operation, but the stream
     /// record of the deletion carries the DynamoDB service as its `userIdentity`.
     pub fn delete_expired_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput, Error> {

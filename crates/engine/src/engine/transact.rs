@@ -1,22 +1,24 @@
-//! TransactWriteItems and TransactGetItems.
+//! TransactWriteItems.
 //!
-//! A write transaction locks the stripes of all its items (ascending order), evaluates every
-//! condition against the current items, and either commits every change in one atomic
-//! storage batch or cancels with one reason per action in request order. Client request
-//! tokens are remembered for 10 minutes for idempotency.
+//! A write transaction claims its items (`in_flight.rs`: an item another transaction holds
+//! cancels it with a `TransactionConflict` reason), locks their stripes (ascending order),
+//! evaluates every condition against the current items, and either commits every change in
+//! one atomic storage batch or cancels with one reason per action in request order. Client
+//! request tokens (`tokens.rs`) are remembered for 10 minutes for idempotency.
+//!
+//! PartiQL's ExecuteTransaction may reuse [`prepare`]-style actions and [`execute`]: both keep
+//! their signatures, and every conflict rule lives inside `execute`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use monotable_expr::{ExpressionKind, Params};
-use monotable_types::Item;
 
 use super::capacity::{self, Report, WriteCost};
-use super::items::{
-    check_placeholders, collection_metrics, expr_err, key_bytes, read_projection, Mutation, Refusal, Write,
-};
-use super::util::{project, table_for_item_op};
+use super::in_flight::ItemRef;
+use super::items::{check_placeholders, collection_metrics, expr_err, key_bytes, Mutation, Refusal, Write};
+use super::tokens::Claim;
+use super::util::table_for_item_op;
 use super::Inner;
 use crate::api::*;
 use crate::storage::WriteBatch;
@@ -25,64 +27,62 @@ use crate::validate::{self, Constraints};
 use crate::{Error, ErrorKind};
 
 const MAX_ACTIONS: usize = 100;
-const TOKEN_TTL: Duration = Duration::from_secs(600);
 
-/// Remembered client request tokens. A token is `Pending` while its transaction runs (a
-/// concurrent request with the same token gets `TransactionInProgressException`) and `Done`
-/// with the response for 10 minutes afterwards.
-#[derive(Default)]
-pub(crate) struct Tokens {
-    seen: HashMap<String, TokenState>,
-}
-
-enum TokenState {
-    Pending(String),
-    Done(Instant, String, TransactWriteItemsOutput),
-}
-
-impl Tokens {
-    /// The remembered response for a repeated request, or claims the token for this one.
-    fn claim(&mut self, token: &str, fingerprint: &str) -> Result<Option<TransactWriteItemsOutput>, Error> {
-        let now = Instant::now();
-        self.seen.retain(|_, s| match s {
-            TokenState::Pending(_) => true,
-            TokenState::Done(t, _, _) => now.duration_since(*t) < TOKEN_TTL,
-        });
-        let mismatch = || {
-            Error::new(
-                ErrorKind::IdempotentParameterMismatch,
-                "Request with the same client token was already used with different parameters",
-            )
-        };
-        match self.seen.get(token) {
-            Some(TokenState::Done(_, f, out)) if f == fingerprint => Ok(Some(out.clone())),
-            Some(TokenState::Pending(f)) if f == fingerprint => Err(Error::new(
-                ErrorKind::TransactionInProgress,
-                "Transaction with the given request token is already in progress.",
-            )),
-            Some(_) => Err(mismatch()),
-            None => {
-                self.seen.insert(token.to_owned(), TokenState::Pending(fingerprint.to_owned()));
-                Ok(None)
-            }
+/// The `TransactItems` constraints both transaction operations share: present, 1 to 100.
+pub(super) fn check_length(c: &mut Constraints, len: Option<usize>) {
+    c.not_null("transactItems", len.is_some());
+    if let Some(len) = len {
+        if len > MAX_ACTIONS {
+            c.fail(
+                "[...]",
+                "transactItems",
+                &format!("Member must have length less than or equal to {MAX_ACTIONS}"),
+            );
         }
-    }
-
-    /// Records the outcome of a claimed token: the response on success; on failure the token
-    /// is released so that a retry runs again.
-    fn finish(&mut self, token: String, fingerprint: String, out: Option<&TransactWriteItemsOutput>) {
-        match out {
-            Some(out) => {
-                self.seen.insert(token, TokenState::Done(Instant::now(), fingerprint, out.clone()));
-            }
-            None => {
-                self.seen.remove(&token);
-            }
+        if len == 0 {
+            c.fail("[]", "transactItems", "Member must have length greater than or equal to 1");
         }
     }
 }
 
-struct Action {
+/// The message of a `TransactionConflict` cancellation reason and of
+/// `TransactionConflictException` ("Transaction is ongoing for the item").
+pub(super) const CONFLICT_MESSAGE: &str = "Transaction is ongoing for the item";
+
+/// DynamoDB's `TransactionCanceledException`: the message lists every reason's code in request
+/// order ("Transaction cancelled, please refer cancellation reasons for specific reasons
+/// [None, TransactionConflict]"), and the reasons travel as `CancellationReasons`.
+pub(super) fn cancelled(reasons: Vec<CancellationReason>) -> Error {
+    let codes: Vec<&str> = reasons.iter().filter_map(|r| r.code.as_deref()).collect();
+    let mut e = Error::new(
+        ErrorKind::TransactionCanceled,
+        format!(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+            codes.join(", ")
+        ),
+    );
+    e.cancellation_reasons = Some(reasons);
+    e
+}
+
+/// One reason per item: `TransactionConflict` at the `busy` positions, `None` elsewhere.
+pub(super) fn conflict_reasons(len: usize, busy: &[usize]) -> Vec<CancellationReason> {
+    (0..len)
+        .map(|n| {
+            if busy.contains(&n) {
+                CancellationReason {
+                    item: None,
+                    code: Some("TransactionConflict".into()),
+                    message: Some(CONFLICT_MESSAGE.into()),
+                }
+            } else {
+                CancellationReason { code: Some("None".into()), ..Default::default() }
+            }
+        })
+        .collect()
+}
+
+pub(super) struct Action {
     write: Write,
     table_name: String,
 }
@@ -201,10 +201,44 @@ fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
     })
 }
 
+/// The request's parameters as a digest: canonical JSON (object members sorted, so the
+/// hash maps of placeholders print the same in every process) without
+/// `ReturnConsumedCapacity`, which a replay may change.
 fn fingerprint(input: &TransactWriteItemsInput) -> String {
+    fn canonical(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::Object(map) => {
+                let mut members: Vec<(&String, &serde_json::Value)> = map.iter().collect();
+                members.sort_by(|a, b| a.0.cmp(b.0));
+                out.push('{');
+                for (n, (k, v)) in members.into_iter().enumerate() {
+                    if n > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                    out.push(':');
+                    canonical(v, out);
+                }
+                out.push('}');
+            }
+            serde_json::Value::Array(items) => {
+                out.push('[');
+                for (n, v) in items.iter().enumerate() {
+                    if n > 0 {
+                        out.push(',');
+                    }
+                    canonical(v, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
     let mut copy = input.clone();
     copy.return_consumed_capacity = None;
-    serde_json::to_string(&copy).unwrap_or_default()
+    let mut text = String::new();
+    canonical(&serde_json::to_value(&copy).unwrap_or_default(), &mut text);
+    format!("{:x}", md5::compute(text.as_bytes()))
 }
 
 pub(super) fn transact_write_items(
@@ -212,18 +246,8 @@ pub(super) fn transact_write_items(
     input: TransactWriteItemsInput,
 ) -> Result<TransactWriteItemsOutput, Error> {
     let mut c = Constraints::default();
-    c.not_null("transactItems", input.transact_items.is_some());
+    check_length(&mut c, input.transact_items.as_ref().map(Vec::len));
     if let Some(items) = &input.transact_items {
-        if items.len() > MAX_ACTIONS {
-            c.fail(
-                "[...]",
-                "transactItems",
-                &format!("Member must have length less than or equal to {MAX_ACTIONS}"),
-            );
-        }
-        if items.is_empty() {
-            c.fail("[]", "transactItems", "Member must have length greater than or equal to 1");
-        }
         // Each action's ReturnValuesOnConditionCheckFailure is an enum member of the request,
         // checked with the other constraints (API_TransactWriteItems: Valid Values ALL_OLD | NONE).
         for (n, item) in items.iter().enumerate() {
@@ -266,20 +290,49 @@ pub(super) fn transact_write_items(
         &["SIZE", "NONE"],
     );
     c.finish()?;
-    let fp = input.client_request_token.as_ref().map(|_| fingerprint(&input));
-    if let (Some(token), Some(fp)) = (&input.client_request_token, &fp) {
-        if let Some(out) = inner.tokens.lock().claim(token, fp)? {
-            return Ok(out);
-        }
+    let Some(token) = input.client_request_token.clone() else {
+        return run(inner, &input, None);
+    };
+    let fp = fingerprint(&input);
+    let now = crate::stream::now_millis();
+    if inner.tokens.lock().claim(&token, &fp, now)? == Claim::Replay {
+        return replay(inner, &input);
     }
-    let result = run(inner, &input);
-    if let (Some(token), Some(fp)) = (input.client_request_token, fp) {
-        inner.tokens.lock().finish(token, fp, result.as_ref().ok());
-    }
+    let result = run(inner, &input, Some((&token, &fp)));
+    inner.tokens.lock().finish(&token, &fp, result.is_ok(), crate::stream::now_millis());
     result
 }
 
-fn run(inner: &Inner, input: &TransactWriteItemsInput) -> Result<TransactWriteItemsOutput, Error> {
+/// The answer to a repeat of a committed call: nothing changes, and the consumed capacity is
+/// the read capacity of reading the items (API_TransactWriteItems, `ClientRequestToken`).
+fn replay(inner: &Inner, input: &TransactWriteItemsInput) -> Result<TransactWriteItemsOutput, Error> {
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    if report == Report::None {
+        return Ok(TransactWriteItemsOutput::default());
+    }
+    let mut units: Vec<(String, f64)> = Vec::new();
+    for item in input.transact_items.iter().flatten() {
+        let action = prepare(inner, item)?;
+        let found = action.write.table.base.get(&action.write.key)?;
+        let u = capacity::read_units(found.as_deref().map_or(0, monotable_types::item_size), true);
+        match units.iter_mut().find(|(n, _)| *n == action.table_name) {
+            Some((_, x)) => *x += u,
+            None => units.push((action.table_name, u)),
+        }
+    }
+    Ok(TransactWriteItemsOutput {
+        consumed_capacity: Some(
+            units.iter().filter_map(|(n, u)| capacity::for_read(report, n, None, *u)).collect(),
+        ),
+        item_collection_metrics: None,
+    })
+}
+
+fn run(
+    inner: &Inner,
+    input: &TransactWriteItemsInput,
+    token: Option<(&str, &str)>,
+) -> Result<TransactWriteItemsOutput, Error> {
     let mut actions = Vec::new();
     for item in input.transact_items.iter().flatten() {
         let action = prepare(inner, item)?;
@@ -293,21 +346,47 @@ fn run(inner: &Inner, input: &TransactWriteItemsInput) -> Result<TransactWriteIt
         actions.push(action);
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
-    execute(inner, &actions, report, input.return_item_collection_metrics.as_deref())
+    let ricm = input.return_item_collection_metrics.as_deref();
+    match token {
+        None => execute(inner, &actions, report, ricm),
+        Some(_) => execute_with(inner, &actions, report, ricm, token),
+    }
 }
 
-fn execute(
+/// Runs prepared actions as one transaction (see the module docs).
+pub(super) fn execute(
     inner: &Inner,
     actions: &[Action],
     report: Report,
     ricm: Option<&str>,
 ) -> Result<TransactWriteItemsOutput, Error> {
+    execute_with(inner, actions, report, ricm, None)
+}
+
+/// [`execute`], also storing a completed client request token `(token, fingerprint)` in the
+/// transaction's own commit.
+fn execute_with(
+    inner: &Inner,
+    actions: &[Action],
+    report: Report,
+    ricm: Option<&str>,
+    token: Option<(&str, &str)>,
+) -> Result<TransactWriteItemsOutput, Error> {
+    let items: Vec<ItemRef<'_>> = actions
+        .iter()
+        .map(|a| ItemRef { stripe: a.write.stripe(), table: a.write.table.seq, key: &a.write.key })
+        .collect();
+    // An item of another in-flight transaction cancels this one before anything is read.
+    let _claim = inner
+        .in_flight
+        .begin_transaction(&items)
+        .map_err(|busy| cancelled(conflict_reasons(actions.len(), &busy)))?;
     // Gates (shared) in table order, then item stripes in ascending order.
     let mut tables: Vec<&Arc<Table>> = actions.iter().map(|a| &a.write.table).collect();
     tables.sort_by_key(|t| t.seq);
     tables.dedup_by_key(|t| t.seq);
     let _gates: Vec<_> = tables.iter().map(|t| t.gate.read()).collect();
-    let _locks = inner.locks.lock_many(actions.iter().map(|a| a.write.stripe()).collect());
+    let _locks = inner.locks.lock_many(items.iter().map(|i| i.stripe).collect());
     let mut changes: Vec<(Change, Arc<crate::table::Schema>)> = Vec::with_capacity(actions.len());
     let mut reasons = Vec::with_capacity(actions.len());
     let mut failed = false;
@@ -340,16 +419,7 @@ fn execute(
         }
     }
     if failed {
-        let codes: Vec<&str> = reasons.iter().filter_map(|r| r.code.as_deref()).collect();
-        let mut e = Error::new(
-            ErrorKind::TransactionCanceled,
-            format!(
-                "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
-                codes.join(", ")
-            ),
-        );
-        e.cancellation_reasons = Some(reasons);
-        return Err(e);
+        return Err(cancelled(reasons));
     }
     let mut batch = WriteBatch::default();
     let mut deltas = Vec::with_capacity(changes.len());
@@ -357,6 +427,15 @@ fn execute(
         if !matches!(a.write.mutation, Mutation::Check) {
             deltas.push((Arc::clone(&a.write.table), a.write.table.stage(schema, change, &mut batch)));
         }
+    }
+    if let Some((token, fp)) = token {
+        inner.tokens.lock().stage(
+            inner.storage.as_ref(),
+            token,
+            fp,
+            crate::stream::now_millis(),
+            &mut batch,
+        )?;
     }
     inner.storage.commit(batch)?;
     for (table, d) in deltas {
@@ -380,73 +459,5 @@ fn execute(
         consumed_capacity: (report != Report::None)
             .then(|| costs.iter().filter_map(|(n, c)| c.report(report, n)).collect()),
         item_collection_metrics: (!metrics.is_empty()).then_some(metrics),
-    })
-}
-
-pub(super) fn transact_get_items(
-    inner: &Inner,
-    input: TransactGetItemsInput,
-) -> Result<TransactGetItemsOutput, Error> {
-    let mut c = Constraints::default();
-    c.not_null("transactItems", input.transact_items.is_some());
-    if let Some(items) = &input.transact_items {
-        if items.len() > MAX_ACTIONS {
-            c.fail(
-                "[...]",
-                "transactItems",
-                &format!("Member must have length less than or equal to {MAX_ACTIONS}"),
-            );
-        }
-        if items.is_empty() {
-            c.fail("[]", "transactItems", "Member must have length greater than or equal to 1");
-        }
-    }
-    capacity::check(&mut c, input.return_consumed_capacity.as_deref());
-    c.finish()?;
-    let mut reads = Vec::new();
-    for item in input.transact_items.iter().flatten() {
-        let get = item.get.as_ref().ok_or_else(|| {
-            Error::validation("1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null")
-        })?;
-        super::legacy::check_mixing(
-            &[],
-            &[("ProjectionExpression", get.projection_expression.is_some())],
-            get.expression_attribute_names.is_some(),
-            false,
-        )?;
-        check_placeholders(get.expression_attribute_names.as_ref(), None)?;
-        let projection = read_projection(
-            get.projection_expression.as_deref(),
-            None,
-            get.expression_attribute_names.as_ref(),
-        )?;
-        let table = table_for_item_op(inner, get.table_name.as_deref())?;
-        let schema = table.schema();
-        let key = key_bytes(&schema, get.key.as_ref().unwrap_or(&Item::new()))?;
-        if reads.iter().any(|(t, k, _): &(Arc<Table>, Vec<u8>, _)| Arc::ptr_eq(t, &table) && *k == key) {
-            return Err(Error::validation(
-                "Transaction request cannot include multiple operations on one item",
-            ));
-        }
-        reads.push((table, key, projection));
-    }
-    let _locks =
-        inner.locks.lock_many(reads.iter().map(|(t, k, _)| crate::table::Locks::stripe(t.seq, k)).collect());
-    let report = Report::parse(input.return_consumed_capacity.as_deref());
-    let mut responses = Vec::with_capacity(reads.len());
-    let mut units: Vec<(String, f64)> = Vec::new();
-    for (table, key, projection) in &reads {
-        let found = table.base.get(key)?;
-        let u = 2.0 * capacity::read_units(found.as_deref().map_or(0, monotable_types::item_size), true);
-        match units.iter_mut().find(|(n, _)| *n == table.name) {
-            Some((_, x)) => *x += u,
-            None => units.push((table.name.clone(), u)),
-        }
-        responses.push(ItemResponse { item: found.map(|i| project(i, projection.as_ref())) });
-    }
-    Ok(TransactGetItemsOutput {
-        consumed_capacity: (report != Report::None)
-            .then(|| units.iter().filter_map(|(n, u)| capacity::for_read(report, n, None, *u)).collect()),
-        responses: Some(responses),
     })
 }
