@@ -3,7 +3,7 @@
 # same workloads, with the same client (`monotable bench`) and the same machine.
 #
 #   bench/peers.sh [--duration 5s] [--warmup 1s] [--workloads "get put update query mixed transact"]
-#                  [--peers "monotable monotable-disk dynoxide dynoxide-disk dynalite moto"]
+#                  [--peers "ceiling monotable monotable-disk dynoxide dynoxide-disk dynalite moto"]
 #                  [--items 10000] [--item-size 256] [--concurrency 32] [--rounds 1]
 #
 # For each peer it measures start-up (spawn to first successful ListTables) and idle resident
@@ -18,7 +18,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CACHE="$ROOT/bench/.cache"
 DURATION=5s WARMUP=1s WORKLOADS="get put update query mixed transact" ITEMS=10000 ITEM_SIZE=256 CONCURRENCY=32 ROUNDS=1
-PEERS="monotable monotable-disk dynoxide dynoxide-disk dynalite moto"
+PEERS="ceiling monotable monotable-disk dynoxide dynoxide-disk dynalite moto"
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
@@ -91,6 +91,9 @@ port_of() { echo "${PORT[$1]}"; }
 command_of() {
   local port="$2"
   case "$1" in
+    # The ceiling: a fixed `{}` answer on one thread (`monotable bench --serve-ceiling`), the
+    # most one server worker reaches on this machine with this client.
+    ceiling) echo "$MONOTABLE bench --serve-ceiling $port" ;;
     monotable) echo "$MONOTABLE serve --host 127.0.0.1 --port $port" ;;
     monotable-disk) echo "$MONOTABLE serve --host 127.0.0.1 --port $port --data-dir $DATA_DIR/monotable-$RANDOM" ;;
     dynoxide) if [ -x "$CACHE/cargo/bin/dynoxide" ]; then echo "$CACHE/cargo/bin/dynoxide --host 127.0.0.1 --port $port"; fi ;;
@@ -166,10 +169,13 @@ for round in $(seq 1 "$ROUNDS"); do
   for workload in $WORKLOADS; do
     for peer in "${ACTIVE[@]}"; do
       port=$(port_of "$peer")
+      # The ceiling has no table: nothing to set up.
+      skip=()
+      [ "$peer" = ceiling ] && skip=(--skip-setup)
       log "round $round: $workload on $peer"
       timeout 600 "$MONOTABLE" bench --endpoint "http://127.0.0.1:$port" --workload "$workload" \
         --duration "$DURATION" --warmup "$WARMUP" --items "$ITEMS" --item-size "$ITEM_SIZE" \
-        --concurrency "$CONCURRENCY" --threads 1 --server-pid "${PID[$peer]}" \
+        --concurrency "$CONCURRENCY" --threads 1 --server-pid "${PID[$peer]}" "${skip[@]}" \
         --json "$RESULTS/run-$round-$workload-$peer.json" >"$RESULTS/run-$round-$workload-$peer.txt" 2>&1 \
         || log "$workload on $peer failed: $(grep -m1 '^Error' "$RESULTS/run-$round-$workload-$peer.txt" || tail -n 1 "$RESULTS/run-$round-$workload-$peer.txt")"
     done

@@ -44,7 +44,7 @@ def main(results):
             runs.setdefault((workload, peer), []).append((rnd, None))
         elif ext == "json":
             runs.setdefault((workload, peer), []).append((rnd, load_json(os.path.join(results, name))))
-    preferred = ["monotable", "monotable-disk", "dynoxide", "dynoxide-disk", "dynalite", "moto"]
+    preferred = ["ceiling", "monotable", "monotable-disk", "dynoxide", "dynoxide-disk", "dynalite", "moto"]
     order_p.sort(key=lambda p: preferred.index(p) if p in preferred else len(preferred))
 
     def pick(workload, peer):
@@ -99,6 +99,18 @@ def main(results):
                 f"{paired(w, p) if p != 'monotable' else ''} |"
             )
     out.append("")
+
+    # The ceiling answers `{}` without reading the request: the share of it that monotable
+    # reaches is the headroom left on the HTTP path (only GetItem is comparable in work).
+    if "ceiling" in order_p and "monotable" in order_p:
+        for w in order_w:
+            c, m = pick(w, "ceiling"), pick(w, "monotable")
+            if c and m and c["throughput_per_sec"] > 0:
+                out.append(
+                    f"- {w}: monotable at {100 * m['throughput_per_sec'] / c['throughput_per_sec']:.0f}% of the "
+                    f"ceiling ({fmt(m['throughput_per_sec'])} of {fmt(c['throughput_per_sec'])} ok/s)"
+                )
+        out.append("")
 
     # Data directory against data directory: monotable-disk / dynoxide-disk.
     if "monotable-disk" in order_p and "dynoxide-disk" in order_p:

@@ -16,6 +16,7 @@
 //! ```
 
 mod attack;
+mod ceiling;
 mod conn;
 mod endpoint;
 mod error;
@@ -28,6 +29,7 @@ mod startup;
 mod workload;
 
 pub use attack::{Attack, AttackReport};
+pub use ceiling::{run_ceiling, serve_ceiling};
 pub use conn::SigningConfig;
 pub use endpoint::Endpoint;
 pub use error::BenchError;

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use monotable_bench::{
-    measure_startup, parse_duration, Attack, BenchConfig, DataModel, SigningConfig, Stop, Workload,
+    measure_startup, parse_duration, run_ceiling, Attack, BenchConfig, DataModel, SigningConfig, Stop,
+    Workload,
 };
 
 /// Arguments of `monotable bench` (boxed: they are many, and the subcommand enum stays small).
@@ -87,6 +88,10 @@ struct BenchOptions {
     /// Also write the report as JSON to this file ("-": JSON on stdout, the table on stderr).
     #[arg(long)]
     json: Option<String>,
+    /// Serve the ceiling instead of measuring: a one-thread HTTP server on 127.0.0.1:PORT that
+    /// answers every request with a fixed `{}`, the most one server worker can reach here.
+    #[arg(long, value_name = "PORT", conflicts_with = "startup")]
+    serve_ceiling: Option<u16>,
     /// Measure start-up instead of load: run the command after `--`, time it to the first
     /// successful request at --endpoint, read its idle memory, then stop it.
     #[arg(long, requires = "command")]
@@ -156,6 +161,10 @@ fn emit(json_target: Option<&str>, table: &str, json: &str) -> anyhow::Result<()
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let args = args.options;
+    if let Some(port) = args.serve_ceiling {
+        run_ceiling(std::net::SocketAddr::from(([127, 0, 0, 1], port)))?;
+        return Ok(());
+    }
     if args.startup {
         let report = measure_startup(
             &args.endpoint,
