@@ -286,3 +286,19 @@ fn mt010_an_entity_template_must_list_the_fields_stored_under_a_multi_attribute_
         );
     }
 }
+
+#[test]
+fn mt011_a_gsi_key_that_only_joins_fields_could_be_a_multi_attribute_key() {
+    let mut d = clean();
+    let user = d.entities.iter_mut().find(|e| e.name == "User").unwrap();
+    user.indexes.get_mut("GSI1").unwrap().sk = Some("USER#{user_id}#{email}".into());
+    let found = check(&d);
+    assert!(found.iter().any(|f| f.rule == "MT011" && f.subject == "User.GSI1"), "{found:?}");
+    // Shared by another entity type, the index needs its type prefixes: no finding.
+    let post = d.entities.iter_mut().find(|e| e.name == "Post").unwrap();
+    post.indexes.insert(
+        "GSI1".into(),
+        EntityIndexKey { pk: Some("POSTS".into()), sk: Some("POST#{post_id}".into()) },
+    );
+    assert!(!rules(&d).contains(&"MT011"), "{:?}", check(&d));
+}

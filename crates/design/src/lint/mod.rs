@@ -51,6 +51,7 @@ pub const RULES: &[(&str, Severity, &str)] = &[
     ("MT008", Severity::Error, "DynamoDB limit exceeded"),
     ("MT009", Severity::Warning, "filter on a key attribute instead of a key condition"),
     ("MT010", Severity::Error, "reference to an unknown entity, index, field or malformed template"),
+    ("MT011", Severity::Warning, "GSI key only joins fields: a multi-attribute key would hold them"),
 ];
 
 pub(crate) fn finding(rule: &'static str, subject: &str, message: String, hint: &str) -> Finding {

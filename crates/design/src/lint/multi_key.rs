@@ -1,5 +1,6 @@
 //! Multi-attribute GSI keys (DynamoDB, November 2025): MT008 for their limits, MT010 for
-//! entities whose templates cannot fill them.
+//! entities whose templates cannot fill them, MT011 for a single-attribute GSI key that only
+//! concatenates fields and would be better as one (issue 17).
 //!
 //! A GSI's partition key and sort key may each be up to four attributes; base tables and LSIs
 //! keep one of each ("Multi-attribute keys", DynamoDB developer guide,
@@ -17,6 +18,7 @@ use crate::template::{Part, Template};
 const MAX_KEY_ATTRIBUTES: usize = 4;
 
 pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
+    concatenations(d, out);
     for i in &d.indexes {
         let parts = [("partition", i.pk.as_ref()), ("sort", Some(&i.sk))];
         for (part, k) in parts {
@@ -63,6 +65,42 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
                             "`{template}` cannot fill the multi-attribute key ({attrs}) of `{name}`: {why}"
                         ),
                         "list the fields stored under the index's attributes, in key order: `{a}#{b}`",
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// MT011: a template on a single-attribute GSI that joins two or more fields, on an index no
+/// other entity type shares (so no type prefix has to tell them apart). A multi-attribute key
+/// stores the fields as themselves: no key string to build at write time, typed values, and
+/// left-to-right sort conditions on each field.
+fn concatenations(d: &Design, out: &mut Vec<Finding>) {
+    for e in &d.entities {
+        for (name, k) in &e.indexes {
+            let single_gsi = d.index(name).is_some_and(|i| i.kind == IndexKind::Gsi && !i.is_multi_key());
+            if !single_gsi {
+                continue;
+            }
+            let shared = d.entities.iter().any(|o| o.name != e.name && o.indexes.contains_key(name));
+            if shared {
+                continue;
+            }
+            for (part, template) in [("partition", k.pk.as_deref()), ("sort", k.sk.as_deref())] {
+                let Some(t) = template.and_then(|t| Template::parse(t).ok()) else { continue };
+                let fields: Vec<&str> = t.vars().collect();
+                if fields.len() >= 2 {
+                    out.push(finding(
+                        "MT011",
+                        &format!("{}.{name}", e.name),
+                        format!(
+                            "the {part} key `{}` of `{}` on `{name}` only joins the fields {}",
+                            t.source,
+                            e.name,
+                            fields.join(", ")
+                        ),
+                        "make it a multi-attribute key (a list of the fields' attributes) so DynamoDB keys on the values themselves; or accept it with a reason",
                     ));
                 }
             }
