@@ -4,7 +4,7 @@
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    ProjectionType, ScalarAttributeType,
+    ProjectionType, ScalarAttributeType, TableStatus,
 };
 use serde_json::{json, Value};
 
@@ -48,8 +48,9 @@ impl Table {
         json!({"Type": "AWS::DynamoDB::Table", "Properties": props})
     }
 
-    /// Creates the table (keys and declared GSIs) if it does not exist. For local development
-    /// and tests; deployed tables come from [`Table::cloudformation_resource`].
+    /// Creates the table (keys and declared GSIs) if it does not exist, and returns once it is
+    /// ACTIVE. For local development and tests; deployed tables come from
+    /// [`Table::cloudformation_resource`].
     pub async fn create_for_development(&self) -> Result<(), Error> {
         let conv = &self.inner.conv;
         let def = |n: &str| {
@@ -82,9 +83,41 @@ impl Table {
             req = req.global_secondary_indexes(index);
         }
         match req.send().await {
-            Ok(_) => Ok(()),
-            Err(e) if code_of(&e) == Some("ResourceInUseException") => Ok(()),
-            Err(e) => Err(backend("CreateTable", e)),
+            Ok(_) => {}
+            Err(e) if code_of(&e) == Some("ResourceInUseException") => {}
+            Err(e) => return Err(backend("CreateTable", e)),
+        }
+        self.wait_until_active().await
+    }
+
+    /// Polls DescribeTable until the table is ACTIVE. CreateTable is asynchronous: "DynamoDB
+    /// immediately returns a response with a TableStatus of CREATING ... You can perform read
+    /// and write operations only on an ACTIVE table" (API reference, CreateTable). The
+    /// embedded engine and `monotable serve` create tables ACTIVE; dynalite, like DynamoDB,
+    /// does not, and a write sent at once fails with ResourceNotFoundException there.
+    async fn wait_until_active(&self) -> Result<(), Error> {
+        let mut pause = std::time::Duration::from_millis(20);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+        loop {
+            let out = self
+                .inner
+                .client
+                .describe_table()
+                .table_name(&self.inner.name)
+                .send()
+                .await
+                .map_err(|e| backend("DescribeTable", e))?;
+            if out.table().and_then(|t| t.table_status()) == Some(&TableStatus::Active) {
+                return Ok(());
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(Error::Config(format!(
+                    "table {} did not become ACTIVE within 10 minutes",
+                    self.inner.name
+                )));
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(std::time::Duration::from_secs(2));
         }
     }
 }

@@ -1,5 +1,11 @@
 //! Conversions between the SDK's attribute values and `monotable_types` values, whose serde
 //! form is DynamoDB's JSON wire form (`{"S": "x"}`), the form of every export line.
+//!
+//! Invariant: values read from an endpoint are canonical, so equal items give equal lines
+//! whichever endpoint they came from: map members are ordered by name (`Item` is a
+//! `BTreeMap`), and set members are sorted (strings and binaries by bytes, numbers by value),
+//! because DynamoDB sets have no order and endpoints return them in different ones (dynoxide
+//! does not keep the order a set was written in; `monotable serve` does).
 
 use std::collections::HashMap;
 
@@ -41,9 +47,21 @@ fn value_from_sdk(v: &Sdk, depth: usize) -> Result<Av, TransferError> {
                 .collect::<Result<_, TransferError>>()?,
         ),
         Sdk::L(l) => Av::L(l.iter().map(|v| value_from_sdk(v, depth + 1)).collect::<Result<_, _>>()?),
-        Sdk::Ss(v) => Av::Ss(v.clone()),
-        Sdk::Ns(v) => Av::Ns(v.iter().map(|n| number(n)).collect::<Result<_, _>>()?),
-        Sdk::Bs(v) => Av::Bs(v.iter().map(|b| b.as_ref().to_vec()).collect()),
+        Sdk::Ss(v) => {
+            let mut v = v.clone();
+            v.sort_unstable();
+            Av::Ss(v)
+        }
+        Sdk::Ns(v) => {
+            let mut v = v.iter().map(|n| number(n)).collect::<Result<Vec<_>, _>>()?;
+            v.sort_unstable();
+            Av::Ns(v)
+        }
+        Sdk::Bs(v) => {
+            let mut v: Vec<Vec<u8>> = v.iter().map(|b| b.as_ref().to_vec()).collect();
+            v.sort_unstable();
+            Av::Bs(v)
+        }
         other => return Err(TransferError::Data(format!("attribute value of an unknown type: {other:?}"))),
     })
 }
@@ -111,6 +129,20 @@ mod tests {
         let item: Item = serde_json::from_str(line).expect("valid wire item");
         let back = from_sdk(&to_sdk(&item)).expect("converts back");
         assert_eq!(serde_json::to_string(&back).expect("serializes"), line);
+    }
+
+    #[test]
+    fn set_members_are_written_in_canonical_order() {
+        let item = SdkItem::from([
+            ("ss".to_owned(), Sdk::Ss(vec!["b".into(), "a".into()])),
+            ("ns".to_owned(), Sdk::Ns(vec!["10".into(), "9".into(), "-1.5".into()])),
+            ("bs".to_owned(), Sdk::Bs(vec![Blob::new(vec![2]), Blob::new(vec![1, 9])])),
+        ]);
+        let line = serde_json::to_string(&from_sdk(&item).expect("converts")).expect("serializes");
+        assert_eq!(
+            line,
+            r#"{"bs":{"BS":["AQk=","Ag=="]},"ns":{"NS":["-1.5","9","10"]},"ss":{"SS":["a","b"]}}"#
+        );
     }
 
     #[test]
