@@ -33,6 +33,8 @@ pub enum ErrorKind {
     ExportNotFound,
     ImportNotFound,
     InvalidExportTime,
+    /// PartiQL INSERT of an item whose primary key already exists.
+    DuplicateItem,
 }
 
 impl ErrorKind {
@@ -60,6 +62,7 @@ impl ErrorKind {
             ErrorKind::ExportNotFound => "ExportNotFoundException",
             ErrorKind::ImportNotFound => "ImportNotFoundException",
             ErrorKind::InvalidExportTime => "InvalidExportTimeException",
+            ErrorKind::DuplicateItem => "DuplicateItemException",
         }
     }
 

@@ -78,6 +78,7 @@ macro_rules! operations {
 }
 
 operations! {
+    BatchExecuteStatement => batch_execute_statement(BatchExecuteStatementInput),
     BatchGetItem => batch_get_item(BatchGetItemInput),
     BatchWriteItem => batch_write_item(BatchWriteItemInput),
     CreateTable => create_table(CreateTableInput),
@@ -91,6 +92,8 @@ operations! {
     DescribeLimits => describe_limits(DescribeLimitsInput),
     DescribeTable => describe_table(DescribeTableInput),
     DescribeTimeToLive => describe_time_to_live(DescribeTimeToLiveInput),
+    ExecuteStatement => execute_statement(ExecuteStatementInput),
+    ExecuteTransaction => execute_transaction(ExecuteTransactionInput),
     ExportTableToPointInTime => export_table_to_point_in_time(ExportTableToPointInTimeInput),
     GetItem => get_item(GetItemInput),
     GetResourcePolicy => get_resource_policy(GetResourcePolicyInput),
@@ -121,7 +124,6 @@ operations! {
 /// DynamoDB operations this server does not implement. They are refused like unknown ones,
 /// but with a message saying so, to tell "not supported" apart from a typo.
 const NOT_IMPLEMENTED: &[&str] = &[
-    "BatchExecuteStatement",
     "CreateBackup",
     "CreateGlobalTable",
     "DeleteBackup",
@@ -133,8 +135,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "DescribeTableReplicaAutoScaling",
     "DisableKinesisStreamingDestination",
     "EnableKinesisStreamingDestination",
-    "ExecuteStatement",
-    "ExecuteTransaction",
     "ListBackups",
     "ListContributorInsights",
     "ListGlobalTables",

@@ -361,8 +361,7 @@ async fn error_mapping(client: &Client) {
     assert_eq!(err.code(), Some("ValidationException"));
     assert!(err.message().is_some_and(|m| !m.is_empty()));
 
-    let err =
-        client.execute_statement().statement("SELECT * FROM orders").send().await.expect_err("no PartiQL");
+    let err = client.list_backups().send().await.expect_err("no backups");
     assert_eq!(err.into_service_error().code(), Some("UnknownOperationException"));
 }
 

@@ -11,6 +11,7 @@ mod items;
 mod legacy;
 mod misc;
 mod multi_key;
+mod partiql;
 mod policy;
 mod read;
 mod retired_streams;
@@ -194,6 +195,12 @@ operations! {
     transact_write_items(TransactWriteItemsInput) -> TransactWriteItemsOutput = transact::transact_write_items;
     /// TransactGetItems.
     transact_get_items(TransactGetItemsInput) -> TransactGetItemsOutput = transact_get::transact_get_items;
+    /// ExecuteStatement (PartiQL).
+    execute_statement(ExecuteStatementInput) -> ExecuteStatementOutput = partiql::execute_statement;
+    /// BatchExecuteStatement (PartiQL).
+    batch_execute_statement(BatchExecuteStatementInput) -> BatchExecuteStatementOutput = partiql::batch_execute_statement;
+    /// ExecuteTransaction (PartiQL).
+    execute_transaction(ExecuteTransactionInput) -> ExecuteTransactionOutput = partiql::execute_transaction;
     /// DynamoDB Streams ListStreams.
     list_streams(ListStreamsInput) -> ListStreamsOutput = streams::list_streams;
     /// DynamoDB Streams DescribeStream.

@@ -1,0 +1,81 @@
+//! ExecuteStatement: one statement, planned onto one of the engine's operations.
+
+use base64::Engine as _;
+
+use super::plan::{plan, Options, Plan};
+use crate::api::*;
+use crate::engine::{items, read, Inner};
+use crate::{Error, ErrorKind};
+
+/// The `NextToken` of a page: the page's `LastEvaluatedKey` as base64 JSON.
+fn next_token(key: &Key) -> String {
+    base64::engine::general_purpose::STANDARD.encode(serde_json::to_vec(key).unwrap_or_default())
+}
+
+fn start_key(token: &str) -> Result<Key, Error> {
+    let invalid = || Error::validation("Invalid NextToken");
+    let bytes = base64::engine::general_purpose::STANDARD.decode(token).map_err(|_| invalid())?;
+    serde_json::from_slice(&bytes).map_err(|_| invalid())
+}
+
+pub(in crate::engine) fn execute_statement(
+    inner: &Inner,
+    input: ExecuteStatementInput,
+) -> Result<ExecuteStatementOutput, Error> {
+    let statement = input.statement.unwrap_or_default();
+    let options = Options {
+        consistent_read: input.consistent_read,
+        limit: input.limit,
+        start_key: input.next_token.as_deref().map(start_key).transpose()?,
+        return_consumed_capacity: input.return_consumed_capacity,
+        on_condition_failure: input.return_values_on_condition_check_failure,
+    };
+    let params = input.parameters.unwrap_or_default();
+    let (_, planned) = plan(inner, &statement, &params, &options)?;
+    if options.start_key.is_some() && !planned.is_read() {
+        return Err(Error::validation("NextToken is only valid on a SELECT statement"));
+    }
+    run(inner, planned)
+}
+
+/// Runs a planned statement and shapes its answer.
+pub(super) fn run(inner: &Inner, planned: Plan) -> Result<ExecuteStatementOutput, Error> {
+    let page = |items: Option<Vec<SharedItem>>, last: Option<Key>, capacity| ExecuteStatementOutput {
+        items: Some(items.unwrap_or_default()),
+        next_token: last.as_ref().map(next_token),
+        last_evaluated_key: last,
+        consumed_capacity: capacity,
+    };
+    let returned = |attributes: Option<SharedItem>, capacity| ExecuteStatementOutput {
+        items: Some(attributes.into_iter().collect()),
+        consumed_capacity: capacity,
+        ..ExecuteStatementOutput::default()
+    };
+    Ok(match planned {
+        Plan::Get(i) => {
+            let out = items::get_item(inner, i)?;
+            returned(out.item, out.consumed_capacity)
+        }
+        Plan::Query(i) => {
+            let out = read::query(inner, i)?;
+            page(out.items, out.last_evaluated_key, out.consumed_capacity)
+        }
+        Plan::Scan(i) => {
+            let out = read::scan(inner, i)?;
+            page(out.items, out.last_evaluated_key, out.consumed_capacity)
+        }
+        Plan::Insert(i) => match items::put_item(inner, i) {
+            Ok(out) => returned(None, out.consumed_capacity),
+            Err(e) if e.kind == ErrorKind::ConditionalCheckFailed => return Err(super::duplicate_item()),
+            Err(e) => return Err(e),
+        },
+        Plan::Update(i) => {
+            let out = items::update_item(inner, i)?;
+            returned(out.attributes, out.consumed_capacity)
+        }
+        Plan::Delete(i) => {
+            let out = items::delete_item(inner, i)?;
+            returned(out.attributes, out.consumed_capacity)
+        }
+    })
+}
