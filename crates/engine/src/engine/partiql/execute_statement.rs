@@ -5,6 +5,7 @@ use base64::Engine as _;
 use super::plan::{plan, Options, Plan};
 use crate::api::*;
 use crate::engine::{items, read, Inner};
+use crate::validate::Constraints;
 use crate::{Error, ErrorKind};
 
 /// The `NextToken` of a page: the page's `LastEvaluatedKey` as base64 JSON.
@@ -22,6 +23,9 @@ pub(in crate::engine) fn execute_statement(
     inner: &Inner,
     input: ExecuteStatementInput,
 ) -> Result<ExecuteStatementOutput, Error> {
+    let mut c = Constraints::default();
+    c.not_null("statement", input.statement.is_some());
+    c.finish()?;
     let statement = input.statement.unwrap_or_default();
     let options = Options {
         consistent_read: input.consistent_read,
