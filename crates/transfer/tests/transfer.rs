@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::{digest, file_lines, Serve};
@@ -124,8 +125,33 @@ async fn an_export_of_a_serve_taking_writes_has_every_untouched_item_once() {
 }
 
 /// Runs `fut` until it has made `items` of progress or finished, then drops it, as Ctrl-C does.
-async fn interrupt_after<F: std::future::Future>(fut: F, limit: Duration) -> Option<F::Output> {
-    tokio::time::timeout(limit, fut).await.ok()
+/// Runs `fut` until a segment checkpoint under `checkpoint` records progress, then drops it
+/// as Ctrl-C would; `Some` when `fut` finished first. Waiting for the checkpoint instead of a
+/// fixed time keeps the interruption part-way whatever the machine's load.
+async fn interrupt_when_checkpointed<F: std::future::Future>(fut: F, checkpoint: &Path) -> Option<F::Output> {
+    let watch = async {
+        while !checkpointed(checkpoint) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    tokio::select! {
+        out = fut => Some(out),
+        () = watch => None,
+    }
+}
+
+/// True when a `segment-NNNN.json` under `dir` records transferred items or written batches.
+fn checkpointed(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    entries.flatten().any(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with("segment-") && name.ends_with(".json")) {
+            return false;
+        }
+        let state: serde_json::Value =
+            std::fs::read(e.path()).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+        state["items"].as_u64().unwrap_or(0) > 0 || state["batches"].as_u64().unwrap_or(0) > 0
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -138,10 +164,11 @@ async fn an_interrupted_copy_resumes_to_the_same_item_set() {
     let to = TableRef { client: connect(&b.endpoint()).await, endpoint: b.endpoint(), table: "Tbl".into() };
     let mut o = options(3);
     o.checkpoint = Some(dir.path().join("cp"));
-    // 1,000 items/s after a one-second burst: the run is stopped part-way.
+    // 1,000 items/s after a one-second burst: the run is stopped part-way, once a segment
+    // has checkpointed progress.
     o.rate = Some((1_000.0, RateUnit::Items));
     assert!(
-        interrupt_after(copy(&from, &to, &o), Duration::from_millis(1_500)).await.is_none(),
+        interrupt_when_checkpointed(copy(&from, &to, &o), &dir.path().join("cp")).await.is_none(),
         "copy was interrupted"
     );
     let partial = b.lines("Tbl").len();
@@ -172,9 +199,9 @@ async fn an_interrupted_export_resumes_without_duplicates_or_gaps() {
     let mut o = options(3);
     o.rate = Some((1_000.0, RateUnit::Items));
     let def = dir.path().join("t.table.json");
-    assert!(interrupt_after(
+    assert!(interrupt_when_checkpointed(
         export(&client, &a.endpoint(), "Tbl", &out, &def, &o),
-        Duration::from_millis(1_500)
+        &monotable_transfer::export_checkpoint(&out)
     )
     .await
     .is_none());
@@ -201,9 +228,9 @@ async fn an_interrupted_import_resumes_without_duplicates_or_gaps() {
     let client_b = connect(&b.endpoint()).await;
     let mut o = options(3);
     o.rate = Some((1_000.0, RateUnit::Items));
-    assert!(interrupt_after(
+    assert!(interrupt_when_checkpointed(
         import(&client_b, &b.endpoint(), "Tbl", &file, None, &o),
-        Duration::from_millis(1_500)
+        &monotable_transfer::import_checkpoint(&file)
     )
     .await
     .is_none());
