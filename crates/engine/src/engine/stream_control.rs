@@ -84,9 +84,17 @@ pub(super) fn apply(
                     log
                 }
             };
-            // Labels name streams; two enablings in one millisecond still get distinct ones.
+            // Labels name streams; two enablings in one millisecond still get distinct ones,
+            // also against the retained streams of a deleted table of the same name (their
+            // ARNs share the table part).
             let mut created = now;
-            while meta.streams.iter().any(|s| s.label == stream::iso_label(created)) {
+            let taken = |label: &str| {
+                meta.streams.iter().any(|s| s.label == label)
+                    || inner.retired.lock().iter().any(|r| {
+                        r.entry.table_name == name && r.entry.streams.iter().any(|s| s.label == label)
+                    })
+            };
+            while taken(&stream::iso_label(created)) {
                 created += 1;
             }
             meta.streams.retain(|s| s.readable(now));
