@@ -65,6 +65,7 @@ impl BenchConfig {
                 items: 10_000,
                 item_size: 256,
                 partition_size: 25,
+                stream: None,
             },
             concurrency: 32,
             stop: Stop::Duration(Duration::from_secs(10)),

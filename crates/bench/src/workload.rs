@@ -158,6 +158,8 @@ pub struct DataModel {
     pub item_size: usize,
     /// Items per partition key (the size of a Query result).
     pub partition_size: u64,
+    /// A DynamoDB stream on the table, with this `StreamViewType` (`None`: no stream).
+    pub stream: Option<String>,
 }
 
 impl DataModel {
@@ -171,6 +173,11 @@ impl DataModel {
         }
         if self.items < self.partition_size {
             return Err(format!("--items must be at least the partition size ({})", self.partition_size));
+        }
+        if let Some(view) = &self.stream {
+            if !["KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"].contains(&view.as_str()) {
+                return Err("--stream must be KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES".into());
+            }
         }
         if self.item_size > MAX_ITEM_SIZE {
             return Err(format!("--item-size must be at most {MAX_ITEM_SIZE} bytes (DynamoDB's item limit)"));
@@ -223,7 +230,7 @@ impl DataModel {
 
     /// The `CreateTable` body: pk/sk strings, on-demand billing and one GSI (`gsi1`).
     pub(crate) fn create_table_body(&self) -> Value {
-        json!({
+        let mut body = json!({
             "TableName": self.table,
             "AttributeDefinitions": [
                 {"AttributeName": "pk", "AttributeType": "S"},
@@ -244,7 +251,11 @@ impl DataModel {
                 "Projection": {"ProjectionType": "ALL"},
             }],
             "BillingMode": "PAY_PER_REQUEST",
-        })
+        });
+        if let Some(view) = &self.stream {
+            body["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": view});
+        }
+        body
     }
 
     pub(crate) fn table_name_body(&self) -> Value {
@@ -360,7 +371,7 @@ mod tests {
     use super::*;
 
     fn model() -> DataModel {
-        DataModel { table: "bench".into(), items: 100, item_size: 1024, partition_size: 25 }
+        DataModel { table: "bench".into(), items: 100, item_size: 1024, partition_size: 25, stream: None }
     }
 
     fn parse(op: &PreparedOp) -> Value {
@@ -409,6 +420,19 @@ mod tests {
         assert_eq!(body["KeySchema"][0]["AttributeName"], "pk");
         assert_eq!(body["GlobalSecondaryIndexes"].as_array().unwrap().len(), 1);
         assert_eq!(body["BillingMode"], "PAY_PER_REQUEST");
+    }
+
+    #[test]
+    fn a_stream_option_enables_a_stream_of_that_view_type() {
+        assert!(model().create_table_body().get("StreamSpecification").is_none());
+        let m = DataModel { stream: Some("NEW_AND_OLD_IMAGES".into()), ..model() };
+        assert!(m.validate().is_ok());
+        let body = m.create_table_body();
+        assert_eq!(
+            body["StreamSpecification"],
+            json!({"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+        );
+        assert!(DataModel { stream: Some("ALL".into()), ..model() }.validate().is_err());
     }
 
     #[test]

@@ -73,6 +73,10 @@ struct BenchOptions {
     /// Reuse the existing table and its items instead of re-creating and loading them.
     #[arg(long)]
     skip_setup: bool,
+    /// Create the table with a DynamoDB stream of this view type (KEYS_ONLY, NEW_IMAGE,
+    /// OLD_IMAGE or NEW_AND_OLD_IMAGES), to measure the write path with a stream.
+    #[arg(long)]
+    stream: Option<String>,
     /// A server process id whose resident memory is reported before setup and after the run.
     #[arg(long)]
     server_pid: Option<u32>,
@@ -123,6 +127,7 @@ impl BenchOptions {
             items: self.items,
             item_size: self.item_size,
             partition_size: self.partition_size,
+            stream: self.stream.clone(),
         };
         c.concurrency = self.concurrency;
         c.stop = match (self.requests, self.duration) {
