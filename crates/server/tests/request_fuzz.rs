@@ -12,7 +12,11 @@
 //! seconds in a debug build); set it higher for a longer local run. `MONOTABLE_FUZZ_SHOW=1`
 //! prints every error answer, to see where generated requests stop.
 
+mod common;
+
 use std::time::Duration;
+
+use common::{handle_in_process, thread_cpu};
 
 use monotable_engine::Engine;
 use monotable_server::{Operation, Service};
@@ -24,32 +28,6 @@ use serde_json::{json, Map, Value};
 const BASE_BUDGET: Duration = Duration::from_millis(250);
 /// CPU time a request may take per byte of its body, beyond [`BASE_BUDGET`].
 const PER_BYTE_BUDGET: Duration = Duration::from_micros(100);
-
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec for the call.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-/// Sends one request; returns the status and the response body.
-fn send(service: &Service, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
-    let request = http::Request::post("/")
-        .header("content-type", "application/x-amz-json-1.0")
-        .header("x-amz-target", target)
-        .header("x-amz-date", "20240101T000000Z")
-        .header(
-            "authorization",
-            "AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/dynamodb/aws4_request, \
-             SignedHeaders=host;x-amz-date;x-amz-target, Signature=00",
-        )
-        .body(())
-        .expect("request head");
-    let (parts, ()) = request.into_parts();
-    let response = service.handle(&parts, body);
-    (response.status().as_u16(), response.body().to_vec())
-}
 
 /// A fresh engine with the fixture table `tbl`: keys `pk`/`sk`, GSI `gsi1`, LSI `lsi1`, a
 /// NEW_AND_OLD_IMAGES stream and a dozen items.
@@ -86,7 +64,8 @@ fn fixture() -> Service {
         "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"},
         "BillingMode": "PAY_PER_REQUEST"
     });
-    let (status, body) = send(&service, "DynamoDB_20120810.CreateTable", create.to_string().as_bytes());
+    let (status, body) =
+        handle_in_process(&service, "DynamoDB_20120810.CreateTable", create.to_string().as_bytes());
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
     for i in 0..12 {
         let item = json!({"TableName": "tbl", "Item": {
@@ -94,7 +73,8 @@ fn fixture() -> Service {
             "gsi1pk": {"S": format!("g{}", i % 2)}, "n": {"N": i.to_string()},
             "a": {"L": [{"S": "x"}, {"M": {"b": {"NS": ["1", "2"]}}}]}, "s": {"SS": ["x", "y"]}
         }});
-        let (status, _) = send(&service, "DynamoDB_20120810.PutItem", item.to_string().as_bytes());
+        let (status, _) =
+            handle_in_process(&service, "DynamoDB_20120810.PutItem", item.to_string().as_bytes());
         assert_eq!(status, 200);
     }
     service
@@ -647,7 +627,7 @@ fn check_one(
     let bytes = apply(damage, body.to_string().into_bytes());
     let target = format!("{}{}", op.target_prefix(), op.name());
     let started = thread_cpu();
-    let (status, response) = send(service, &target, &bytes);
+    let (status, response) = handle_in_process(service, &target, &bytes);
     let spent = thread_cpu() - started;
     let text = String::from_utf8_lossy(&response);
     prop_assert!(

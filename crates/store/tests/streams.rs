@@ -30,24 +30,30 @@ fn sequence_numbers(engine: &Engine, arn: &str) -> Vec<String> {
     out.records.unwrap_or_default().into_iter().filter_map(|r| r.dynamodb?.sequence_number).collect()
 }
 
+/// Creates table `str` with a KEYS_ONLY stream; returns the stream's ARN.
+fn create_stream_table(engine: &Engine) -> String {
+    let out = engine
+        .create_table(req(json!({
+            "TableName": "str",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "BillingMode": "PAY_PER_REQUEST",
+            "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}
+        })))
+        .expect("create");
+    out.table_description.and_then(|d| d.latest_stream_arn).expect("arn")
+}
+
 #[test]
 fn stream_records_survive_a_reopen_and_sequence_numbers_keep_increasing() {
     let dir = tempfile::tempdir().expect("tempdir");
     let arn = {
         let engine =
             Engine::with_storage(open(dir.path(), SyncPolicy::Always).expect("open")).expect("engine");
-        let out = engine
-            .create_table(req(json!({
-                "TableName": "str",
-                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-                "BillingMode": "PAY_PER_REQUEST",
-                "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}
-            })))
-            .expect("create");
+        let arn = create_stream_table(&engine);
         put(&engine, "a");
         put(&engine, "b");
-        out.table_description.and_then(|d| d.latest_stream_arn).expect("arn")
+        arn
     };
     let engine = Engine::with_storage(open(dir.path(), SyncPolicy::Always).expect("reopen")).expect("engine");
     let d = engine.describe_table(req(json!({"TableName": "str"}))).expect("describe").table.expect("table");
@@ -65,18 +71,10 @@ fn a_deleted_tables_stream_survives_a_reopen() {
     let arn = {
         let engine =
             Engine::with_storage(open(dir.path(), SyncPolicy::Always).expect("open")).expect("engine");
-        let out = engine
-            .create_table(req(json!({
-                "TableName": "str",
-                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-                "BillingMode": "PAY_PER_REQUEST",
-                "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}
-            })))
-            .expect("create");
+        let arn = create_stream_table(&engine);
         put(&engine, "a");
         engine.delete_table(req(json!({"TableName": "str"}))).expect("delete");
-        out.table_description.and_then(|d| d.latest_stream_arn).expect("arn")
+        arn
     };
     let engine = Engine::with_storage(open(dir.path(), SyncPolicy::Always).expect("reopen")).expect("engine");
     assert!(engine.describe_table(req(json!({"TableName": "str"}))).is_err(), "the table stays deleted");

@@ -225,3 +225,32 @@ pub fn hash_table(
         )
         .billing_mode(BillingMode::PayPerRequest)
 }
+
+/// CPU time this thread has spent (`CLOCK_THREAD_CPUTIME_ID`): what a request run on this
+/// thread costs, whatever else the machine is doing.
+pub fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec for the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Runs one request with `X-Amz-Target: target` through `service` on this thread (no socket);
+/// returns the status and the body.
+pub fn handle_in_process(service: &Service, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let request = http::Request::post("/")
+        .header("content-type", "application/x-amz-json-1.0")
+        .header("x-amz-target", target)
+        .header("x-amz-date", "20240101T000000Z")
+        .header(
+            "authorization",
+            "AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/dynamodb/aws4_request, \
+             SignedHeaders=host;x-amz-date;x-amz-target, Signature=00",
+        )
+        .body(())
+        .expect("request head");
+    let (parts, ()) = request.into_parts();
+    let response = service.handle(&parts, body);
+    (response.status().as_u16(), response.body().to_vec())
+}
