@@ -196,3 +196,33 @@ fn admin_patterns_get_no_leading_keys_condition_and_unused_indexes_are_not_grant
         json!([{"Fn::Sub": "${Table.Arn}/index/GSI1"}, {"Fn::GetAtt": ["Table", "Arn"]}])
     );
 }
+
+/// A multi-attribute key keys on the fields' own attributes, so a number field's attribute is
+/// declared `N` ("AttributeType ... N - the attribute is of type Number", API reference,
+/// AttributeDefinition); template-rendered keys stay `S`.
+#[test]
+fn a_multi_attribute_key_on_a_number_field_declares_its_attribute_as_a_number() {
+    let mut d = example("example-users");
+    let user = d.entities.iter_mut().find(|e| e.name == "User").unwrap();
+    user.fields.push(monotable_design::Field {
+        name: "age".into(),
+        attr: None,
+        ty: Some(monotable_design::FieldType::Number),
+    });
+    d.indexes.push(Index {
+        name: "GSI3".into(),
+        kind: IndexKind::Gsi,
+        pk: Some(KeyAttrs(vec!["email".into()])),
+        sk: KeyAttrs(vec!["age".into()]),
+        projection: Projection::All,
+    });
+    let cf = iac::cloudformation(&d);
+    let defs = cf["Resources"]["Table"]["Properties"]["AttributeDefinitions"].as_array().unwrap().clone();
+    let ty = |a: &str| defs.iter().find(|d| d["AttributeName"] == a).map(|d| d["AttributeType"].clone());
+    assert_eq!(ty("age"), Some(json!("N")), "{defs:?}");
+    assert_eq!(ty("email"), Some(json!("S")));
+    assert_eq!(ty(&d.conventions.pk), Some(json!("S")));
+    assert!(iac::terraform(&d).contains("name = \"age\"\n    type = \"N\""));
+    let shape = monotable_design::deploy::TableShape::desired(&d, "t");
+    assert_eq!(shape.attributes.get("age").map(String::as_str), Some("N"));
+}

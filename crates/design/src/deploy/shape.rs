@@ -89,13 +89,14 @@ pub struct TableShape {
 }
 
 impl TableShape {
-    /// The table `design` asks for, named `name`. Every key attribute is a string (`S`): key
-    /// templates render strings.
+    /// The table `design` asks for, named `name`. Key attributes are strings (`S`), as key
+    /// templates render, except a multi-attribute GSI key's attribute holding a number field.
     pub fn desired(design: &Design, name: &str) -> TableShape {
         let c = &design.conventions;
         let mut attributes = BTreeMap::new();
         for a in crate::iac::key_attributes(design) {
-            attributes.insert(a, "S".to_string());
+            let ty = crate::iac::key_attribute_type(design, &a).to_string();
+            attributes.insert(a, ty);
         }
         let mut gsis = Vec::new();
         let mut lsis = Vec::new();

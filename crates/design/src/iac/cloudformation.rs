@@ -3,7 +3,7 @@
 use serde_json::{json, Map, Value};
 
 use super::iam::{policy, Arns};
-use super::{key_attributes, parameter_name, table_name};
+use super::{key_attribute_type, key_attributes, parameter_name, table_name};
 use crate::model::{Design, IndexKind, Projection};
 use crate::settings::Billing;
 
@@ -33,8 +33,10 @@ pub fn cloudformation(d: &Design) -> Value {
             props.insert("ProvisionedThroughput".into(), t.clone())
         }
     };
-    let defs: Vec<Value> =
-        key_attributes(d).iter().map(|a| json!({"AttributeName": a, "AttributeType": "S"})).collect();
+    let defs: Vec<Value> = key_attributes(d)
+        .iter()
+        .map(|a| json!({"AttributeName": a, "AttributeType": key_attribute_type(d, a)}))
+        .collect();
     props.insert("AttributeDefinitions".into(), Value::Array(defs));
     props.insert(
         "KeySchema".into(),

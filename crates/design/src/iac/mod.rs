@@ -26,6 +26,22 @@ pub(crate) fn key_attributes(d: &Design) -> Vec<String> {
     out
 }
 
+/// The `AttributeType` of a key attribute: `N` when an entity field stored under it is a
+/// number (a multi-attribute GSI key keys on the fields' own typed attributes), else `S` (the
+/// table's keys and single-attribute index keys are rendered templates).
+pub(crate) fn key_attribute_type(d: &Design, attr: &str) -> &'static str {
+    let number = d
+        .entities
+        .iter()
+        .flat_map(|e| &e.fields)
+        .any(|f| f.attr() == attr && f.ty == Some(crate::model::FieldType::Number));
+    if number {
+        "N"
+    } else {
+        "S"
+    }
+}
+
 /// The stage-free parts of names: `<app>-<stage>-<model>` and the SSM path.
 pub(crate) fn table_name(d: &Design, stage: &str) -> String {
     d.table_name(stage)

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::iam::{policy, Arns};
-use super::{key_attributes, parameter_name, table_name};
+use super::{key_attribute_type, key_attributes, parameter_name, table_name};
 use crate::model::{Design, Index, IndexKind, Projection};
 use crate::settings::Billing;
 
@@ -102,7 +102,8 @@ pub fn terraform(d: &Design) -> String {
         t.push_str("  }\n");
     }
     for a in key_attributes(d) {
-        let _ = writeln!(t, "\n  attribute {{\n    name = {}\n    type = \"S\"\n  }}", quote(&a, false));
+        let ty = key_attribute_type(d, &a);
+        let _ = writeln!(t, "\n  attribute {{\n    name = {}\n    type = \"{ty}\"\n  }}", quote(&a, false));
     }
     for i in &d.indexes {
         let (block, pk) = match i.kind {
