@@ -7,11 +7,92 @@ pub struct TemplateAttr {
     pub lit: LitStr,
 }
 
-/// One `gsiN(pk = "...", sk = "...")` declaration.
+/// One `gsiN(pk = "...", sk = "...")` declaration, or with field lists
+/// `gsiN(pk = [a, b], sk = [c])` for a multi-attribute key. For a multi-attribute key, `pk`
+/// and `sk` hold the equivalent templates `{a}#{b}` and `{c}` (the design document's form of
+/// an entity's key on such an index) and `multi` the fields as written.
 pub struct IndexAttr {
     pub name: Ident,
     pub pk: TemplateAttr,
     pub sk: Option<TemplateAttr>,
+    pub multi: Option<MultiAttr>,
+}
+
+/// The field lists of a multi-attribute index key, in key order.
+pub struct MultiAttr {
+    pub pk: Vec<Ident>,
+    pub sk: Vec<Ident>,
+}
+
+/// One side of `pk = ...` / `sk = ...` in an index: a template or a bracketed field list.
+enum KeyValue {
+    Template(TemplateAttr),
+    Fields(Vec<Ident>, proc_macro2::Span),
+}
+
+fn key_value(inner: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<KeyValue> {
+    let value = inner.value()?;
+    if !value.peek(syn::token::Bracket) {
+        return Ok(KeyValue::Template(TemplateAttr { lit: value.parse()? }));
+    }
+    let content;
+    let bracket = syn::bracketed!(content in value);
+    let list = syn::punctuated::Punctuated::<Ident, syn::Token![,]>::parse_terminated(&content)?;
+    Ok(KeyValue::Fields(list.into_iter().collect(), bracket.span.join()))
+}
+
+/// The most fields one part of a multi-attribute GSI key may list: "up to four attributes"
+/// each for the partition and the sort key (DynamoDB developer guide, "Multi-attribute keys
+/// pattern", https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html).
+pub const MAX_KEY_FIELDS: usize = 4;
+
+/// Checks one field list of a multi-attribute key and returns its template form `{a}#{b}`.
+fn field_list(part: &str, fields: &[Ident], span: proc_macro2::Span) -> syn::Result<TemplateAttr> {
+    if fields.is_empty() {
+        return Err(syn::Error::new(
+            span,
+            format!("`{part} = []` lists no field; name 1 to {MAX_KEY_FIELDS}"),
+        ));
+    }
+    if let Some(extra) = fields.get(MAX_KEY_FIELDS) {
+        return Err(syn::Error::new(
+            extra.span(),
+            format!("a multi-attribute {part} has at most {MAX_KEY_FIELDS} fields (DynamoDB's limit)"),
+        ));
+    }
+    let source: Vec<String> = fields.iter().map(|f| format!("{{{f}}}")).collect();
+    Ok(TemplateAttr { lit: LitStr::new(&source.join("#"), span) })
+}
+
+/// Builds an index declaration from its `pk` and `sk` values.
+fn index_attr(name: Ident, pk: Option<KeyValue>, sk: Option<KeyValue>) -> syn::Result<IndexAttr> {
+    let mixed = "an index's keys are both templates (`pk = \"...\"`) or both field lists (`pk = [a, b]`)";
+    match (pk, sk) {
+        (None, _) => Err(syn::Error::new(name.span(), "an index needs `pk = \"...\"` or `pk = [fields]`")),
+        (Some(KeyValue::Template(pk)), None) => Ok(IndexAttr { name, pk, sk: None, multi: None }),
+        (Some(KeyValue::Template(pk)), Some(KeyValue::Template(sk))) => {
+            Ok(IndexAttr { name, pk, sk: Some(sk), multi: None })
+        }
+        (Some(KeyValue::Template(_)), Some(KeyValue::Fields(_, at)))
+        | (Some(KeyValue::Fields(_, at)), Some(KeyValue::Template(_))) => Err(syn::Error::new(at, mixed)),
+        (Some(KeyValue::Fields(_, at)), None) => Err(syn::Error::new(
+            at,
+            "a multi-attribute index needs `sk = [fields]` too (the design document's indexes have a sort key)",
+        )),
+        (Some(KeyValue::Fields(pk, pk_at)), Some(KeyValue::Fields(sk, sk_at))) => {
+            let pk_t = field_list("partition key", &pk, pk_at)?;
+            let sk_t = field_list("sort key", &sk, sk_at)?;
+            for (i, f) in pk.iter().chain(&sk).enumerate() {
+                if pk.iter().chain(&sk).take(i).any(|g| g == f) {
+                    return Err(syn::Error::new(
+                        f.span(),
+                        format!("`{f}` is listed twice; each key attribute appears once in an index"),
+                    ));
+                }
+            }
+            Ok(IndexAttr { name, pk: pk_t, sk: Some(sk_t), multi: Some(MultiAttr { pk, sk }) })
+        }
+    }
 }
 
 /// One `pattern(name = "...", query, index = gsi1, begins_with = "...", admin, filter(a, b))`.
@@ -141,16 +222,15 @@ pub fn entity_attrs(attrs: &[syn::Attribute]) -> syn::Result<EntityAttrs> {
                 let mut sk = None;
                 meta.parse_nested_meta(|inner| {
                     if inner.path.is_ident("pk") {
-                        pk = Some(TemplateAttr { lit: inner.value()?.parse()? });
+                        pk = Some(key_value(&inner)?);
                     } else if inner.path.is_ident("sk") {
-                        sk = Some(TemplateAttr { lit: inner.value()?.parse()? });
+                        sk = Some(key_value(&inner)?);
                     } else {
-                        return Err(inner.error("expected `pk = \"...\"` or `sk = \"...\"`"));
+                        return Err(inner.error("expected `pk = \"...\"`, `sk = \"...\"` or `pk = [fields]`, `sk = [fields]`"));
                     }
                     Ok(())
                 })?;
-                let pk = pk.ok_or_else(|| syn::Error::new(name.span(), "an index needs `pk = \"...\"`"))?;
-                out.indexes.push(IndexAttr { name, pk, sk });
+                out.indexes.push(index_attr(name, pk, sk)?);
             } else {
                 return Err(meta.error(
                     "unknown entity attribute; expected name, pk, sk, tenant, owner, version, ttl, unique(..), validate, gsiN(..) or pattern(..)",

@@ -99,6 +99,14 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
     }
     let mut all_template_fields = template_fields.clone();
     for index in &entity_attrs.indexes {
+        let multi_tokens = match &index.multi {
+            Some(m) => {
+                let pk = multi_key_fields(m.pk.iter(), &fields, ident)?;
+                let sk = multi_key_fields(m.sk.iter(), &fields, ident)?;
+                quote!(::core::option::Option::Some(::monotable::schema::MultiKey { pk: &[#(#pk),*], sk: &[#(#sk),*] }))
+            }
+            None => quote!(::core::option::Option::None),
+        };
         let ipk = checked_template(&index.pk, &fields)?;
         let isk = index.sk.as_ref().map(|t| checked_template(t, &fields)).transpose()?;
         for seg in ipk.iter().chain(isk.iter().flatten()) {
@@ -116,7 +124,7 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
             _ => quote!(::core::option::Option::None),
         };
         index_tokens.push(quote! {
-            ::monotable::schema::IndexSchema { name: #name, pk: #ipk_tokens, sk: #isk_tokens }
+            ::monotable::schema::IndexSchema { name: #name, pk: #ipk_tokens, sk: #isk_tokens, multi: #multi_tokens }
         });
     }
 
@@ -266,6 +274,39 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
             #validate
         }
     })
+}
+
+/// The `KeyField`s of one part of a multi-attribute index key: every name a field of the
+/// struct, of a type stored as S or N (see [`crate::field_type::key_scalar`]).
+fn multi_key_fields<'a>(
+    names: impl Iterator<Item = &'a Ident>,
+    fields: &[FieldInfo],
+    entity: &Ident,
+) -> syn::Result<Vec<TokenStream>> {
+    names
+        .map(|name| {
+            let Some(f) = fields.iter().find(|f| f.ident == *name) else {
+                let known: Vec<String> = fields.iter().map(|f| f.ident.to_string()).collect();
+                return Err(syn::Error::new(
+                    name.span(),
+                    format!("`{name}` is not a field of `{entity}`; the fields are: {}", known.join(", ")),
+                ));
+            };
+            let Some(ty) = crate::field_type::key_scalar(&f.ty) else {
+                let ty = &f.ty;
+                return Err(syn::Error::new(
+                    name.span(),
+                    format!(
+                        "`{name}` has type `{}`; a multi-attribute key field must be a `String` (stored as S) or an integer (N), optionally in an `Option`",
+                        quote!(#ty).to_string().replace(' ', "")
+                    ),
+                ));
+            };
+            let (n, a) = (name.to_string(), &f.attr);
+            let ty = syn::Ident::new(ty, name.span());
+            Ok(quote!(::monotable::schema::KeyField { name: #n, attr: #a, ty: ::monotable::schema::ScalarType::#ty }))
+        })
+        .collect()
 }
 
 /// Parses a template and checks every placeholder names a field, pointing at the literal.

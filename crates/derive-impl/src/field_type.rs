@@ -45,3 +45,26 @@ fn name(ty: &Type) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// The DynamoDB scalar type (`"S"` or `"N"`) a field of Rust type `ty` is stored as when it
+/// is part of a multi-attribute index key, or `None` if the type cannot be one. Only types
+/// whose serde form is decided by the type and that can fill a [`KeyPart`] qualify: `String`
+/// (S) and the integer types (N), each optionally in an `Option` (absent: the item is left
+/// out of the index). `Vec<u8>` is not B: serde writes it as a list.
+///
+/// [`KeyPart`]: https://docs.rs/monotable/latest/monotable/trait.KeyPart.html
+pub fn key_scalar(ty: &Type) -> Option<&'static str> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    match last.ident.to_string().as_str() {
+        "String" => Some("S"),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => {
+            Some("N")
+        }
+        "Option" | "Box" => match first_arg(&last.arguments)? {
+            Type::Path(inner) if inner.path.segments.last().is_some_and(|s| s.ident == "Option") => None,
+            inner => key_scalar(inner),
+        },
+        _ => None,
+    }
+}

@@ -143,3 +143,16 @@ fn validate_emits_one_check_struct_per_field_with_rules() {
     });
     assert!(!plain.contains("validate_partial"), "only with `validate`: {plain}");
 }
+
+#[test]
+fn a_field_list_index_emits_its_typed_key_fields_and_the_equivalent_template() {
+    let out = expand(quote! {
+        #[entity(pk = "ORG#{org_id}", sk = "T#{id}", tenant = org_id,
+                 gsi2(pk = [org_id, queue], sk = [priority]))]
+        struct Ticket { org_id: String, id: String, queue: Option<String>, priority: u32 }
+    });
+    assert!(!out.contains("compile_error"), "{out}");
+    assert!(out.contains("MultiKey"), "{out}");
+    assert!(out.contains("ScalarType :: N"), "{out}");
+    assert!(out.contains("\"{org_id}#{queue}\""), "{out}");
+}

@@ -31,15 +31,26 @@ impl Table {
         let inner = &self.inner;
         let conv = &inner.conv;
         let (app, unit, model) = inner.notes.names.clone().unwrap_or_default();
+        let multi = self.multi_keys();
         let indexes = inner
             .gsis
             .iter()
-            .map(|g| Index {
-                name: conv.index_name(g),
-                kind: IndexKind::Gsi,
-                pk: Some(KeyAttrs::one(conv.index_pk(g))),
-                sk: KeyAttrs::one(conv.index_sk(g)),
-                projection: Projection::All,
+            .map(|g| {
+                // A multi-attribute key lists the fields' attributes (issue 17).
+                let (pk, sk) = match multi.get(g.as_str()) {
+                    Some(m) => (
+                        KeyAttrs(m.pk.iter().map(|f| f.attr.to_string()).collect()),
+                        KeyAttrs(m.sk.iter().map(|f| f.attr.to_string()).collect()),
+                    ),
+                    None => (KeyAttrs::one(conv.index_pk(g)), KeyAttrs::one(conv.index_sk(g))),
+                };
+                Index {
+                    name: conv.index_name(g),
+                    kind: IndexKind::Gsi,
+                    pk: Some(pk),
+                    sk,
+                    projection: Projection::All,
+                }
             })
             .collect();
         Design {

@@ -9,7 +9,11 @@ use aws_sdk_dynamodb::types::{
 use serde_json::{json, Value};
 
 use crate::error::{backend, code_of, Error};
+use crate::schema::ScalarType;
 use crate::table::Table;
+
+/// One KeySchema element: attribute name, its type, HASH or RANGE.
+type KeyElement = (String, ScalarType, KeyType);
 
 impl Table {
     /// An `AWS::DynamoDB::Table` CloudFormation resource: keys, declared GSIs (projecting
@@ -17,22 +21,23 @@ impl Table {
     /// stack (stage-suffixed, S19).
     pub fn cloudformation_resource(&self) -> Value {
         let conv = &self.inner.conv;
-        let mut attrs = vec![conv.pk.clone(), conv.sk.clone()];
         let mut gsis = Vec::new();
-        for g in &self.inner.gsis {
-            attrs.push(conv.index_pk(g));
-            attrs.push(conv.index_sk(g));
+        for (g, key) in self.gsi_keys() {
+            let elements: Vec<Value> = key
+                .iter()
+                .map(|(a, _, kind)| json!({"AttributeName": a, "KeyType": kind.as_str()}))
+                .collect();
             gsis.push(json!({
                 "IndexName": conv.index_name(g),
-                "KeySchema": [
-                    {"AttributeName": conv.index_pk(g), "KeyType": "HASH"},
-                    {"AttributeName": conv.index_sk(g), "KeyType": "RANGE"}
-                ],
+                "KeySchema": elements,
                 "Projection": {"ProjectionType": "ALL"}
             }));
         }
-        let defs: Vec<Value> =
-            attrs.iter().map(|a| json!({"AttributeName": a, "AttributeType": "S"})).collect();
+        let defs: Vec<Value> = self
+            .key_attributes()
+            .iter()
+            .map(|(a, t)| json!({"AttributeName": a, "AttributeType": t.as_str()}))
+            .collect();
         let mut props = json!({
             "BillingMode": "PAY_PER_REQUEST",
             "AttributeDefinitions": defs,
@@ -53,8 +58,12 @@ impl Table {
     /// [`Table::cloudformation_resource`].
     pub async fn create_for_development(&self) -> Result<(), Error> {
         let conv = &self.inner.conv;
-        let def = |n: &str| {
-            AttributeDefinition::builder().attribute_name(n).attribute_type(ScalarAttributeType::S).build()
+        let def = |n: &str, t: ScalarType| {
+            let t = match t {
+                ScalarType::N => ScalarAttributeType::N,
+                _ => ScalarAttributeType::S,
+            };
+            AttributeDefinition::builder().attribute_name(n).attribute_type(t).build()
         };
         let key = |n: &str, t: KeyType| KeySchemaElement::builder().attribute_name(n).key_type(t).build();
         let built = |e: aws_sdk_dynamodb::error::BuildError| Error::Config(format!("table definition: {e}"));
@@ -64,23 +73,19 @@ impl Table {
             .create_table()
             .table_name(&self.inner.name)
             .billing_mode(BillingMode::PayPerRequest)
-            .attribute_definitions(def(&conv.pk).map_err(built)?)
-            .attribute_definitions(def(&conv.sk).map_err(built)?)
             .key_schema(key(&conv.pk, KeyType::Hash).map_err(built)?)
             .key_schema(key(&conv.sk, KeyType::Range).map_err(built)?);
-        for g in &self.inner.gsis {
-            let (pk, sk) = (conv.index_pk(g), conv.index_sk(g));
-            req = req
-                .attribute_definitions(def(&pk).map_err(built)?)
-                .attribute_definitions(def(&sk).map_err(built)?);
-            let index = GlobalSecondaryIndex::builder()
+        for (a, t) in self.key_attributes() {
+            req = req.attribute_definitions(def(&a, t).map_err(built)?);
+        }
+        for (g, elements) in self.gsi_keys() {
+            let mut index = GlobalSecondaryIndex::builder()
                 .index_name(conv.index_name(g))
-                .key_schema(key(&pk, KeyType::Hash).map_err(built)?)
-                .key_schema(key(&sk, KeyType::Range).map_err(built)?)
-                .projection(Projection::builder().projection_type(ProjectionType::All).build())
-                .build()
-                .map_err(built)?;
-            req = req.global_secondary_indexes(index);
+                .projection(Projection::builder().projection_type(ProjectionType::All).build());
+            for (a, _, kind) in elements {
+                index = index.key_schema(key(&a, kind).map_err(built)?);
+            }
+            req = req.global_secondary_indexes(index.build().map_err(built)?);
         }
         match req.send().await {
             Ok(_) => {}
@@ -88,6 +93,41 @@ impl Table {
             Err(e) => return Err(backend("CreateTable", e)),
         }
         self.wait_until_active().await
+    }
+
+    /// Each declared GSI's KeySchema: `(attribute, type, key type)`, HASH elements first. A
+    /// template index has `gsiNpk`/`gsiNsk` (S); a multi-attribute one the fields' own
+    /// attributes, up to four of each kind, in key order (issue 17).
+    fn gsi_keys(&self) -> Vec<(&str, Vec<KeyElement>)> {
+        let conv = &self.inner.conv;
+        let multi = self.multi_keys();
+        let gsi = |g: &str| match multi.get(g) {
+            Some(m) => {
+                m.pk.iter()
+                    .map(|f| (f.attr.to_string(), f.ty, KeyType::Hash))
+                    .chain(m.sk.iter().map(|f| (f.attr.to_string(), f.ty, KeyType::Range)))
+                    .collect()
+            }
+            None => vec![
+                (conv.index_pk(g), ScalarType::S, KeyType::Hash),
+                (conv.index_sk(g), ScalarType::S, KeyType::Range),
+            ],
+        };
+        self.inner.gsis.iter().map(|g| (g.as_str(), gsi(g))).collect()
+    }
+
+    /// The AttributeDefinitions: every key attribute of the table and its GSIs, once, typed.
+    fn key_attributes(&self) -> Vec<(String, ScalarType)> {
+        let conv = &self.inner.conv;
+        let mut out = vec![(conv.pk.clone(), ScalarType::S), (conv.sk.clone(), ScalarType::S)];
+        for (_, elements) in self.gsi_keys() {
+            for (a, t, _) in elements {
+                if !out.iter().any(|(o, _)| *o == a) {
+                    out.push((a, t));
+                }
+            }
+        }
+        out
     }
 
     /// Polls DescribeTable until the table is ACTIVE. CreateTable is asynchronous: "DynamoDB

@@ -59,6 +59,7 @@ mod jwt;
 mod key;
 mod listing;
 mod maintenance;
+mod multi_key;
 mod overlap;
 mod query;
 mod repo;

@@ -24,6 +24,7 @@ use crate::expr::{Filter, Placeholders, Projection};
 use crate::query::{sort_condition, Page, Query};
 use crate::repo::Repository;
 use crate::request::{AvJson, Request};
+use crate::schema::Template;
 use crate::send::send;
 use crate::table::Table;
 
@@ -61,9 +62,13 @@ impl<T: Entity> Repository<T> {
                         format!("`{}` declares no {name}", s.type_name),
                     ))
                 })?;
-                key_attrs.push(conv.index_pk(name));
-                if index.sk.is_some() {
-                    key_attrs.push(conv.index_sk(name));
+                if let Some(m) = &index.multi {
+                    key_attrs.extend(m.fields().map(|f| f.attr.to_string()));
+                } else {
+                    key_attrs.push(conv.index_pk(name));
+                    if index.sk.is_some() {
+                        key_attrs.push(conv.index_sk(name));
+                    }
                 }
                 (
                     &index.pk,
@@ -87,22 +92,15 @@ impl<T: Entity> Repository<T> {
                 )));
             }
         }
-        let pk = self.render_with(pk_t, &pk_attr, |f| {
-            q.partition.get(f).and_then(|v| v.as_deref().map(std::borrow::Cow::Borrowed))
-        })?;
         let mut ph = Placeholders::default();
-        let pk_cond = format!("{} = {}", ph.name(&pk_attr), ph.value(AttributeValue::S(pk)));
         let tenant = self.scope.tenant().map(str::to_string);
         let tenant_field = s.tenant;
         let extra = |f: &str| if Some(f) == tenant_field { tenant.clone() } else { None };
-        let key_condition = match sk_t {
-            Some(t) => {
-                format!("{pk_cond} AND {}", sort_condition(t, q.sort.as_ref(), extra, &sk_attr, &mut ph)?)
-            }
-            None if q.sort.is_some() => {
-                return Err(Error::Validation(ValidationErrors::field("sort", "this index has no sort key")))
-            }
-            None => pk_cond,
+        let multi = q.index.and_then(|name| s.index(name)).and_then(|i| i.multi.as_ref());
+        let key_condition = if let (Some(m), Some(name)) = (multi, q.index) {
+            crate::multi_key::key_condition(m, name, &q.partition, q.sort.as_ref(), extra, &mut ph)?
+        } else {
+            self.template_key_condition(q, pk_t, sk_t, &pk_attr, &sk_attr, extra, &mut ph)?
         };
         let mut filters = Vec::new();
         if q.index.is_some() {
@@ -139,6 +137,34 @@ impl<T: Entity> Repository<T> {
             start: None,
         };
         Ok((req, paging))
+    }
+
+    /// The key condition of a query on the table or a GSI keyed by templates: the rendered
+    /// partition key, then the sort condition on the sort-key template.
+    #[allow(clippy::too_many_arguments)]
+    fn template_key_condition(
+        &self,
+        q: &Query<T>,
+        pk_t: &Template,
+        sk_t: Option<&Template>,
+        pk_attr: &str,
+        sk_attr: &str,
+        extra: impl Fn(&str) -> Option<String>,
+        ph: &mut Placeholders,
+    ) -> Result<String, Error> {
+        let pk = self.render_with(pk_t, pk_attr, |f| {
+            q.partition.get(f).and_then(|v| v.as_deref().map(std::borrow::Cow::Borrowed))
+        })?;
+        let pk_cond = format!("{} = {}", ph.name(pk_attr), ph.value(AttributeValue::S(pk)));
+        Ok(match sk_t {
+            Some(t) => {
+                format!("{pk_cond} AND {}", sort_condition(t, q.sort.as_ref(), extra, sk_attr, ph)?)
+            }
+            None if q.sort.is_some() => {
+                return Err(Error::Validation(ValidationErrors::field("sort", "this index has no sort key")))
+            }
+            None => pk_cond,
+        })
     }
 
     /// Runs a typed query on the table or a GSI (S8).

@@ -57,7 +57,7 @@ impl<T> Keys<T> {
 }
 
 #[derive(Debug, Clone)]
-enum SortOp {
+pub(crate) enum SortOp {
     Eq,
     BeginsWith,
     Lt,
@@ -69,9 +69,9 @@ enum SortOp {
 /// A condition on the sort key of the table or an index, in template fields.
 #[derive(Debug, Clone)]
 pub struct Sort<T> {
-    op: SortOp,
-    keys: Keys<T>,
-    hi: Option<Keys<T>>,
+    pub(crate) op: SortOp,
+    pub(crate) keys: Keys<T>,
+    pub(crate) hi: Option<Keys<T>>,
 }
 
 impl<T> Sort<T> {

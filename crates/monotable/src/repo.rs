@@ -168,6 +168,11 @@ impl<T: Entity> Repository<T> {
         map.insert(conv.entity_type.clone(), AttributeValue::S(s.type_name.into()));
         map.insert(conv.updated.clone(), AttributeValue::S(now.into()));
         for index in s.indexes {
+            if let Some(m) = &index.multi {
+                // The fields are the index key: nothing to render (crate::multi_key).
+                crate::multi_key::store(m, index.name, &mut map)?;
+                continue;
+            }
             let present = index
                 .pk
                 .fields()
@@ -314,6 +319,7 @@ impl<T: Entity> Repository<T> {
     pub(crate) fn plan_put(&self, item: &T, now: &str) -> Result<(Request, Option<i64>), Error> {
         let conv = &self.table.inner.conv;
         let map = self.stored_item(item, now)?;
+        let gone = crate::multi_key::absent(self.schema(), &map);
         let version_attr = self.schema().version_attr;
         let current = version_attr.map(|va| version_of(&map, va)).transpose()?;
         let mut ph = Placeholders::default();
@@ -345,7 +351,13 @@ impl<T: Entity> Repository<T> {
             condition = Some(format!("attribute_not_exists({pk}) OR {n} = {exp}"));
             expected = Some(current);
         }
-        let update = format!("SET {}", sets.join(", "));
+        let mut update = format!("SET {}", sets.join(", "));
+        // An upsert replaces the item: a multi-attribute key field it no longer has must go, or
+        // the stored item would stay in that index.
+        let gone: Vec<String> = gone.into_iter().map(|a| ph.name(a)).collect();
+        if !gone.is_empty() {
+            update.push_str(&format!(" REMOVE {}", gone.join(", ")));
+        }
         Ok((
             Request::UpdateItem { table: self.table.inner.name.clone(), key, update, condition, ph },
             expected,
@@ -409,6 +421,7 @@ impl<T: Entity> Repository<T> {
                 )));
             }
             match op {
+                UpdateOp::Set(n, a, v) if crate::multi_key::set_removes(s, n, v)? => removes.push(ph.name(a)),
                 UpdateOp::Set(_, a, v) => sets.push(format!("{} = {}", ph.name(a), ph.value(v.clone()))),
                 UpdateOp::Remove(_, a) => removes.push(ph.name(a)),
                 UpdateOp::Add(_, a, v) => adds.push(format!("{} {}", ph.name(a), ph.value(v.clone()))),
@@ -472,7 +485,8 @@ impl<T: Entity> Repository<T> {
     ) -> Result<(), Error> {
         let conv = &self.table.inner.conv;
         let tenant = self.tenant()?;
-        for index in self.schema().indexes {
+        // A multi-attribute key is the fields themselves: the update writes them directly.
+        for index in self.schema().indexes.iter().filter(|i| i.multi.is_none()) {
             let fields: Vec<&str> =
                 index.pk.fields().chain(index.sk.iter().flat_map(|t| t.fields())).collect();
             let touched = update.ops.iter().any(|op| match op {

@@ -46,15 +46,70 @@ impl Template {
     }
 }
 
-/// A GSI key declaration of one entity (`gsi1(pk = "...", sk = "...")`).
+/// A GSI key declaration of one entity (`gsi1(pk = "...", sk = "...")`, or with field lists
+/// `gsi1(pk = [org_id, status], sk = [created])`).
 #[derive(Debug, Clone, Copy)]
 pub struct IndexSchema {
     /// The logical index name, `gsi1` … `gsi20`.
     pub name: &'static str,
-    /// The index partition key template.
+    /// The index partition key template. For a multi-attribute key, the fields in key order
+    /// (`{org_id}#{status}`): the design document's form; nothing renders it.
     pub pk: Template,
-    /// The index sort key template, if the index has one.
+    /// The index sort key template, if the index has one (as `pk` for a multi-attribute key).
     pub sk: Option<Template>,
+    /// For a multi-attribute key: the fields that are the index's key attributes.
+    pub multi: Option<MultiKey>,
+}
+
+/// The fields of a multi-attribute GSI key (DynamoDB, November 2025), each in key order. The
+/// index keys on the items' own attributes: no key string is written.
+///
+/// Invariant (checked by the derive): 1 to 4 fields in each part, no field twice, each a
+/// field of the entity whose Rust type is stored as `ty`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MultiKey {
+    /// The partition-key fields.
+    pub pk: &'static [KeyField],
+    /// The sort-key fields.
+    pub sk: &'static [KeyField],
+}
+
+impl MultiKey {
+    /// Every key field, partition first.
+    pub fn fields(&self) -> impl Iterator<Item = &'static KeyField> {
+        self.pk.iter().chain(self.sk.iter())
+    }
+}
+
+/// One field of a multi-attribute key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyField {
+    /// The Rust field name.
+    pub name: &'static str,
+    /// The stored attribute name: the index's key attribute.
+    pub attr: &'static str,
+    /// The key attribute's type.
+    pub ty: ScalarType,
+}
+
+/// The DynamoDB type of a key attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ScalarType {
+    /// String.
+    S,
+    /// Number.
+    N,
+}
+
+impl ScalarType {
+    /// The `AttributeType` text: `S` or `N`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScalarType::S => "S",
+            ScalarType::N => "N",
+        }
+    }
 }
 
 /// A Rust field name and the attribute name serde writes it under.

@@ -312,6 +312,7 @@ pub(crate) fn check_design(
             }
         }
     }
+    crate::multi_key::index_keys(entities)?;
     let mut all: Vec<&'static EntitySchema> = entities.to_vec();
     all.extend(internal::schemas());
     for (i, a) in all.iter().enumerate() {

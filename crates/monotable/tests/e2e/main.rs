@@ -7,6 +7,7 @@ mod common;
 mod auth;
 mod crud;
 mod design;
+mod multi_key;
 mod observe;
 mod paging;
 mod writes;

@@ -1,0 +1,18 @@
+// Issue 17: a float is refused as a multi-attribute key field (it cannot fill a typed key value).
+use monotable::Entity;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, Entity)]
+#[entity(pk = "ORG#{org_id}", sk = "T#{id}", tenant = org_id,
+         gsi1(pk = [org_id], sk = [score]))]
+struct Ticket {
+    org_id: String,
+    id: String,
+    queue: Option<String>,
+    status: String,
+    priority: i64,
+    score: f64,
+    tags: Vec<String>,
+}
+
+fn main() {}
