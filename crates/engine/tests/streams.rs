@@ -312,3 +312,31 @@ fn a_deleted_table_without_a_stream_leaves_nothing_to_list() {
     let err = e.list_streams(req(json!({"TableName": "plain"}))).unwrap_err();
     assert_eq!(err.kind, ErrorKind::ResourceNotFound);
 }
+
+#[test]
+fn event_ids_are_unique_and_the_same_on_every_read() {
+    let e = Engine::new();
+    let arn = stream_table(&e, "NEW_IMAGE");
+    for i in 0..5 {
+        put_s(&e, json!({"pk": {"S": format!("k{i}")}, "v": {"N": "1"}}));
+    }
+    let first = read_all(&e, &arn);
+    let again = read_all(&e, &arn);
+    let ids = |rs: &[Value]| rs.iter().map(|r| r["eventID"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    assert_eq!(ids(&first), ids(&again));
+    let mut distinct = ids(&first);
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 5);
+}
+
+#[test]
+fn an_image_in_the_log_keeps_the_item_as_it_was_when_written() {
+    let e = Engine::new();
+    let arn = stream_table(&e, "NEW_IMAGE");
+    put_s(&e, json!({"pk": {"S": "a"}, "v": {"N": "1"}}));
+    put_s(&e, json!({"pk": {"S": "a"}, "v": {"N": "2"}}));
+    let records = read_all(&e, &arn);
+    assert_eq!(records[0]["dynamodb"]["NewImage"]["v"], json!({"N": "1"}));
+    assert_eq!(records[1]["dynamodb"]["NewImage"]["v"], json!({"N": "2"}));
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::Inner;
 use crate::api::{StreamSpecification, TableDescription};
 use crate::storage::KeyRange;
-use crate::stream::{self, Info, Log, Sequencer, ViewType, Writer};
+use crate::stream::{self, Info, Log, ViewType, Writer};
 use crate::table::Meta;
 use crate::validate::Constraints;
 use crate::Error;
@@ -133,7 +133,7 @@ pub(super) fn open_log(inner: &Inner, table_id: &str) -> Result<Arc<Log>, Error>
         last = stream::key_seq(key).unwrap_or(0);
         false
     })?;
-    Ok(Arc::new(Log { keyspace, sequencer: Arc::new(Sequencer::new(last + 1)) }))
+    Ok(Arc::new(Log::new(keyspace, last + 1)))
 }
 
 /// At start-up: reopens the log of a table that has had streams and returns the writer of its

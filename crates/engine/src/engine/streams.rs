@@ -142,14 +142,18 @@ fn trim(inner: &Inner, log: &Log, now: u64) -> Result<(), Error> {
     let cutoff = now.saturating_sub(RETENTION_MILLIS);
     let mut old = Vec::new();
     let range = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
+    // A record's parts follow its metadata: they go with it.
+    let (mut expired, mut records) = (false, 0usize);
     log.keyspace.scan(&range, &mut |key, item| {
-        let expired = stream::key_seq(key)
-            .and_then(|seq| stream::decode(seq, item))
-            .is_some_and(|r| r.created_ms < cutoff);
+        let Some((_, part)) = stream::split_key(key) else { return true };
+        if part == stream::PART_META {
+            expired = records < 10_000 && stream::created_ms(item).is_some_and(|t| t < cutoff);
+            records += 1;
+        }
         if expired {
             old.push(key.to_vec());
         }
-        expired && old.len() < 10_000
+        expired
     })?;
     if !old.is_empty() {
         let mut batch = WriteBatch::default();
@@ -318,15 +322,22 @@ pub(super) fn get_records(inner: &Inner, input: GetRecordsInput) -> Result<GetRe
             end: Bound::Excluded(stream::seq_key(end)),
             reverse: false,
         };
+        let mut assembler = stream::Assembler::new(found.log.salt, &found.info.view_type);
+        let mut started = 0usize;
         found.log.keyspace.scan(&range, &mut |key, item| {
-            if let Some(seq) = stream::key_seq(key) {
-                if let Some(r) = stream::decode(seq, item) {
-                    records.push(r.record);
+            let Some((seq, part)) = stream::split_key(key) else { return true };
+            if part == stream::PART_META {
+                // The parts of the last record taken come before the next one's metadata.
+                if started == limit {
+                    return false;
                 }
+                started += 1;
                 next = seq + 1;
             }
-            records.len() < limit
+            assembler.push(key, item);
+            true
         })?;
+        records = assembler.finish();
         if records.len() < limit {
             // Nothing more is visible: the next read starts where visibility ends.
             next = end.max(next);

@@ -25,6 +25,57 @@ use smallvec::SmallVec;
 
 use super::{KeyRange, Keyspace, Storage, StorageError, Visitor, WriteBatch};
 
+/// A key of the ordered map: the key's first eight bytes as a big-endian number (zero-padded)
+/// beside the key itself, so most comparisons are one integer comparison instead of a
+/// `memcmp` behind a pointer (stream logs, whose keys start with a sequence number, never
+/// need more).
+///
+/// Invariant: the order is exactly the bytewise order of `key`. `head` only decides when the
+/// heads differ, and then the keys differ in the same direction: at the first differing byte
+/// of the padded heads either both keys have a real byte, or the shorter key has ended (a
+/// padding zero) and is a prefix of the other, hence smaller. That is also why `Borrow<[u8]>`
+/// is sound: looking up by `&[u8]` sees the same order.
+#[derive(Clone)]
+struct OrderKey {
+    head: u64,
+    key: Arc<[u8]>,
+}
+
+impl OrderKey {
+    fn new(key: Arc<[u8]>) -> OrderKey {
+        let mut head = [0u8; 8];
+        let n = key.len().min(8);
+        head[..n].copy_from_slice(&key[..n]);
+        OrderKey { head: u64::from_be_bytes(head), key }
+    }
+}
+
+impl PartialEq for OrderKey {
+    fn eq(&self, other: &OrderKey) -> bool {
+        self.head == other.head && self.key == other.key
+    }
+}
+
+impl Eq for OrderKey {}
+
+impl PartialOrd for OrderKey {
+    fn partial_cmp(&self, other: &OrderKey) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderKey {
+    fn cmp(&self, other: &OrderKey) -> std::cmp::Ordering {
+        self.head.cmp(&other.head).then_with(|| self.key.cmp(&other.key))
+    }
+}
+
+impl std::borrow::Borrow<[u8]> for OrderKey {
+    fn borrow(&self) -> &[u8] {
+        &self.key
+    }
+}
+
 /// One stored entry. The key is shared with the ordered map (one allocation).
 struct Entry {
     key: Arc<[u8]>,
@@ -38,7 +89,7 @@ struct Entry {
 /// `None` slots, each once.
 #[derive(Default)]
 struct Map {
-    order: BTreeMap<Arc<[u8]>, usize>,
+    order: BTreeMap<OrderKey, usize>,
     by_key: HashTable<usize>,
     slots: Vec<Option<Entry>>,
     free: Vec<usize>,
@@ -89,7 +140,7 @@ impl Map {
         let (slots, hasher) = (&self.slots, &self.hasher);
         self.by_key
             .insert_unique(hash, slot, |&s| occupied(slots, s).map_or(0, |e| hasher.hash_one(&*e.key)));
-        self.order.insert(key, slot);
+        self.order.insert(OrderKey::new(key), slot);
     }
 
     fn delete(&mut self, key: &[u8]) {
@@ -309,6 +360,20 @@ mod tests {
         assert!(a.get(&[1]).unwrap().is_none());
         let ks = a.as_any().downcast_ref::<MemoryKeyspace>().unwrap();
         assert_eq!(ks.map.read().slots.len(), 1, "the freed slot was reused");
+    }
+
+    proptest::proptest! {
+        /// The ordered map's keys compare exactly as their bytes do, whatever their lengths
+        /// (zero bytes and prefixes included, where the padded heads tie).
+        #[test]
+        fn order_keys_compare_as_their_bytes(
+            a in proptest::collection::vec(proptest::sample::select(vec![0u8, 1, 255]), 0..12),
+            b in proptest::collection::vec(proptest::sample::select(vec![0u8, 1, 255]), 0..12),
+        ) {
+            let (x, y) = (OrderKey::new(a.clone().into()), OrderKey::new(b.clone().into()));
+            proptest::prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+            proptest::prop_assert_eq!(x == y, a == b);
+        }
     }
 
     proptest::proptest! {

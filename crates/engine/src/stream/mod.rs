@@ -1,8 +1,8 @@
 //! DynamoDB Streams: the per-table change log and how a committed change becomes a record.
 //!
 //! Every table that has ever had a stream owns one log keyspace (`"<table_id>/$stream"`; index
-//! names cannot contain `$`), keyed by the record's sequence number as 8 big-endian bytes, so
-//! key order is sequence order. Each stream of the table (a new one per enabling) covers a
+//! names cannot contain `$`), keyed by the record's sequence number as 8 big-endian bytes and
+//! a part byte (see `record`), so key order is sequence order. Each stream of the table (a new one per enabling) covers a
 //! contiguous range of sequence numbers: streams never overlap in time, because UpdateTable
 //! switches them while it holds the table's gate exclusively.
 //!
@@ -21,14 +21,13 @@ mod time;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use monotable_types::Item;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::storage::{Keyspace, WriteBatch};
 use crate::table::{Change, KeySchema};
 
-pub(crate) use record::decode;
+pub(crate) use record::{created_ms, split_key, Assembler, PART_META};
 pub(crate) use time::{iso_label, now_millis};
 
 /// Records older than this are trimmed (DynamoDB Streams keeps 24 hours).
@@ -81,6 +80,20 @@ impl Drop for Ticket {
 pub(crate) struct Log {
     pub keyspace: Arc<dyn Keyspace>,
     pub sequencer: Arc<Sequencer>,
+    /// Salts the event ids of this log's records (derived from the keyspace name, which holds
+    /// the table's unique id, so ids stay the same across restarts).
+    pub salt: u64,
+}
+
+impl Log {
+    /// The log of `keyspace`, whose next record gets sequence number `next`.
+    pub fn new(keyspace: Arc<dyn Keyspace>, next: u64) -> Log {
+        let salt = keyspace
+            .name()
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
+        Log { keyspace, sequencer: Arc::new(Sequencer::new(next)), salt }
+    }
 }
 
 /// The name of a table's log keyspace.
@@ -88,14 +101,15 @@ pub(crate) fn keyspace_name(table_id: &str) -> String {
     format!("{table_id}/$stream")
 }
 
-/// The storage key of a sequence number.
+/// The storage key before every part of record `seq` (a range bound: `Included` takes in
+/// the whole record, `Excluded` none of it).
 pub(crate) fn seq_key(seq: u64) -> Vec<u8> {
     seq.to_be_bytes().to_vec()
 }
 
 /// The sequence number of a storage key.
 pub(crate) fn key_seq(key: &[u8]) -> Option<u64> {
-    Some(u64::from_be_bytes(key.try_into().ok()?))
+    split_key(key).map(|(seq, _)| seq)
 }
 
 /// DynamoDB's sequence numbers are numeric strings of 21 or more digits.
@@ -197,8 +211,7 @@ impl Writer {
         }
         let ticket = self.log.sequencer.take();
         let service = SERVICE_DELETE.with(|s| s.get()) && change.new.is_none();
-        let item: Item = record::encode(key, change, self.view_type, service);
-        batch.put(&self.log.keyspace, seq_key(ticket.seq), Arc::new(item));
+        record::stage(&self.log.keyspace, ticket.seq, key, change, self.view_type, service, batch);
         Some(ticket)
     }
 }
