@@ -319,7 +319,18 @@ impl<T: Entity> Repository<T> {
     pub(crate) fn plan_put(&self, item: &T, now: &str) -> Result<(Request, Option<i64>), Error> {
         let conv = &self.table.inner.conv;
         let map = self.stored_item(item, now)?;
-        let gone = crate::multi_key::absent(self.schema(), &map);
+        let mut gone: Vec<String> =
+            crate::multi_key::absent(self.schema(), &map).into_iter().map(str::to_string).collect();
+        for index in self.schema().indexes.iter().filter(|i| i.multi.is_none()) {
+            // A sparse template index: `stored_item` wrote no key for it, so a key the stored
+            // item had from an earlier write must go too (S7).
+            if !map.contains_key(&conv.index_pk(index.name)) {
+                gone.push(conv.index_pk(index.name));
+                if index.sk.is_some() {
+                    gone.push(conv.index_sk(index.name));
+                }
+            }
+        }
         let version_attr = self.schema().version_attr;
         let current = version_attr.map(|va| version_of(&map, va)).transpose()?;
         let mut ph = Placeholders::default();
@@ -352,9 +363,9 @@ impl<T: Entity> Repository<T> {
             expected = Some(current);
         }
         let mut update = format!("SET {}", sets.join(", "));
-        // An upsert replaces the item: a multi-attribute key field it no longer has must go, or
-        // the stored item would stay in that index.
-        let gone: Vec<String> = gone.into_iter().map(|a| ph.name(a)).collect();
+        // An upsert replaces the item: an index key it no longer has must go, or the stored
+        // item would stay in that index.
+        let gone: Vec<String> = gone.iter().map(|a| ph.name(a)).collect();
         if !gone.is_empty() {
             update.push_str(&format!(" REMOVE {}", gone.join(", ")));
         }

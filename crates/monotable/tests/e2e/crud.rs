@@ -88,6 +88,38 @@ async fn s7_update_of_an_index_field_rewrites_the_gsi_key() {
     assert_eq!(repo.query(by_status("closed")).await.unwrap().items.len(), 1);
 }
 
+/// A task indexed by its optional assignee: sparse on gsi1 (S7).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize, monotable::Entity)]
+#[entity(pk = "ORG#{org_id}", sk = "TASK#{id}", tenant = org_id,
+         gsi1(pk = "ORG#{org_id}#ASSIGNEE#{assignee}", sk = "TASK#{id}"))]
+pub struct Task {
+    pub org_id: String,
+    pub id: String,
+    pub assignee: Option<String>,
+}
+
+#[tokio::test]
+async fn s7_a_put_that_clears_an_index_field_takes_the_item_out_of_the_sparse_index() {
+    let name = unique_name("mt-sparse");
+    let table = base_builder(client(), monotable::Conventions::lower(), &name)
+        .entity::<Task>()
+        .build()
+        .await
+        .unwrap();
+    table.create_for_development().await.unwrap();
+    let repo = table.repo::<Task>(&caller("alice", &["o"], &[]).org("o").unwrap()).unwrap();
+    let by =
+        || Query::index("gsi1").partition(Keys::new().with(Task::FIELDS.assignee, Some("bob".to_string())));
+    let mut task = Task { org_id: "o".into(), id: "t1".into(), assignee: Some("bob".into()) };
+    repo.put(&task).await.unwrap();
+    assert_eq!(repo.query(by()).await.unwrap().items, [task.clone()]);
+    // The upsert replaces the item: without an assignee it is no longer in gsi1.
+    task.assignee = None;
+    repo.put(&task).await.unwrap();
+    assert!(repo.query(by()).await.unwrap().items.is_empty());
+    assert_eq!(repo.get(&TaskKey { id: "t1".into() }).await.unwrap(), task);
+}
+
 #[tokio::test]
 async fn s4_created_is_set_once_and_updated_on_every_write() {
     let table = table().await;
