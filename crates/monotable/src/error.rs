@@ -56,6 +56,41 @@ pub enum Error {
     /// Start-up configuration is wrong (table name, conventions, colliding entity types).
     #[error("configuration: {0}")]
     Config(String),
+    /// The table has no stream whose changes a [`ChangeConsumer`](crate::changes::ChangeConsumer)
+    /// could read.
+    #[error("table `{table}` has no stream: enable one (StreamSpecification, e.g. NEW_AND_OLD_IMAGES) to consume its changes")]
+    NoStream {
+        /// The table name.
+        table: String,
+    },
+    /// A change handler failed on a record. The checkpoint stays on the record before it, so
+    /// the record is delivered again.
+    #[error("the change handler failed on stream record {sequence_number}: {source}")]
+    Handler {
+        /// The failed record's sequence number.
+        sequence_number: String,
+        /// The handler's error.
+        #[source]
+        source: crate::changes::BoxError,
+    },
+    /// The records after the checkpoint of a shard are gone from the stream (DynamoDB keeps
+    /// them 24 hours): resuming would skip changes, so the consumer stops. Start over with a
+    /// new checkpoint to accept the gap.
+    #[error("the stream records of shard {shard_id} after {} were trimmed (older than 24 hours); reading on would skip changes", .after.as_deref().unwrap_or("its start"))]
+    StreamTrimmed {
+        /// The shard.
+        shard_id: String,
+        /// The last handled sequence number, if any.
+        after: Option<String>,
+    },
+    /// A stream record (from the Streams API or a Lambda event) is not a valid record.
+    #[error("invalid stream record {}: {message}", .sequence_number.as_deref().unwrap_or("without a sequence number"))]
+    InvalidChangeRecord {
+        /// Its sequence number, when it has one.
+        sequence_number: Option<String>,
+        /// What is wrong.
+        message: String,
+    },
     /// Any other failure of the database or the transport.
     #[error("backend error during {operation}: {message}")]
     Backend {

@@ -43,9 +43,13 @@
 //! - S10: every listing returns a [`Page`] whose cursor is signed and bound to tenant, target
 //!   and query.
 //! - Dry run: [`Repository::plan`] returns the exact [`Request`]s without sending them.
+//!
+//! Change streams: [`changes`] decodes a table's DynamoDB stream, read by
+//! [`changes::ChangeConsumer`] or delivered to Lambda, into typed records of a [`Collection`].
 
 pub mod auth;
 mod batch;
+pub mod changes;
 mod conventions;
 mod cursor;
 pub mod design;
@@ -95,6 +99,9 @@ pub use monotable_embedded as embedded;
 
 /// The DynamoDB SDK the library is built on, re-exported so applications name the same version.
 pub use aws_sdk_dynamodb as dynamodb;
+
+/// The DynamoDB Streams SDK [`changes::ChangeConsumer`] reads with, re-exported likewise.
+pub use aws_sdk_dynamodbstreams as dynamodbstreams;
 
 /// A JSON Schema of a domain type, for forms and API docs (S20).
 pub fn json_schema<T: schemars::JsonSchema>() -> serde_json::Value {

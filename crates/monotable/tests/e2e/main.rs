@@ -5,6 +5,7 @@
 mod common;
 
 mod auth;
+mod changes;
 mod crud;
 mod design;
 mod multi_key;
