@@ -22,8 +22,34 @@ const MAX_ADJUSTED_EXP: i32 = 125;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Number {
     negative: bool,
-    mantissa: u128,
+    mantissa: Mantissa,
     exponent: i32,
+}
+
+/// A 128-bit mantissa stored as two 64-bit halves, so that a [`Number`] (and with it every
+/// `AttributeValue`) needs only 8-byte alignment: a `u128` field would make `Number` 32 bytes
+/// and `AttributeValue` 48 where 24 and 32 suffice. Values are always read whole via
+/// [`Mantissa::get`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Mantissa {
+    low: u64,
+    high: u64,
+}
+
+impl Mantissa {
+    const fn new(m: u128) -> Mantissa {
+        Mantissa { low: m as u64, high: (m >> 64) as u64 }
+    }
+
+    fn get(self) -> u128 {
+        (u128::from(self.high) << 64) | u128::from(self.low)
+    }
+}
+
+impl fmt::Display for Mantissa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.get(), f)
+    }
 }
 
 fn digit_count(mut m: u128) -> u32 {
@@ -37,7 +63,7 @@ fn digit_count(mut m: u128) -> u32 {
 
 impl Number {
     /// The number zero.
-    pub const ZERO: Number = Number { negative: false, mantissa: 0, exponent: 0 };
+    pub const ZERO: Number = Number { negative: false, mantissa: Mantissa::new(0), exponent: 0 };
 
     /// Builds a number from decimal digits (most significant first, each `0..=9`), a sign and
     /// the power of ten of the last digit, checking DynamoDB's precision and range rules.
@@ -63,7 +89,7 @@ impl Number {
         for &d in significant {
             mantissa = mantissa * 10 + d as u128;
         }
-        Ok(Number { negative, mantissa, exponent: exponent as i32 })
+        Ok(Number { negative, mantissa: Mantissa::new(mantissa), exponent: exponent as i32 })
     }
 
     /// Parses DynamoDB's number text: optional sign, digits with an optional decimal point,
@@ -132,7 +158,7 @@ impl Number {
 
     /// True for zero.
     pub fn is_zero(&self) -> bool {
-        self.mantissa == 0
+        self.mantissa.get() == 0
     }
 
     /// True for numbers below zero.
@@ -142,12 +168,12 @@ impl Number {
 
     /// How many significant digits the mantissa has (1 for zero).
     pub fn digit_count(&self) -> usize {
-        digit_count(self.mantissa) as usize
+        digit_count(self.mantissa.get()) as usize
     }
 
     /// The significant digits, most significant first (`[0]` for zero).
     pub fn digits(&self) -> Vec<u8> {
-        self.mantissa.to_string().bytes().map(|b| b - b'0').collect()
+        self.mantissa.get().to_string().bytes().map(|b| b - b'0').collect()
     }
 
     /// The power of ten of the last significant digit.
@@ -160,7 +186,7 @@ impl Number {
         if self.is_zero() {
             0
         } else {
-            self.exponent + digit_count(self.mantissa) as i32 - 1
+            self.exponent + digit_count(self.mantissa.get()) as i32 - 1
         }
     }
 
@@ -193,7 +219,7 @@ impl Number {
         let lo = self.exponent.min(other.exponent);
         let aligned = |n: &Number| {
             let shift = u32::try_from(n.exponent - lo).ok()?;
-            10u128.checked_pow(shift).and_then(|p| n.mantissa.checked_mul(p))
+            10u128.checked_pow(shift).and_then(|p| n.mantissa.get().checked_mul(p))
         };
         let (a, b) = (aligned(self)?, aligned(other)?);
         let (negative, mantissa) = if self.negative == other.negative {
@@ -228,7 +254,7 @@ impl Number {
         if adjusted < MIN_ADJUSTED_EXP as i64 {
             return Err(NumberError::Underflow);
         }
-        Ok(Number { negative, mantissa, exponent: exponent as i32 })
+        Ok(Number { negative, mantissa: Mantissa::new(mantissa), exponent: exponent as i32 })
     }
 
     /// The general sum, digit by digit.
@@ -258,8 +284,8 @@ impl Number {
     /// The mantissa scaled to exactly 38 digits, for comparing magnitudes with equal adjusted
     /// exponents. Fits in u128 because 10^38 < 2^127.
     fn scaled_mantissa(&self) -> u128 {
-        let n = digit_count(self.mantissa);
-        self.mantissa * 10u128.pow(MAX_DIGITS - n)
+        let n = digit_count(self.mantissa.get());
+        self.mantissa.get() * 10u128.pow(MAX_DIGITS - n)
     }
 
     fn cmp_magnitude(&self, other: &Number) -> Ordering {
@@ -277,7 +303,7 @@ impl Number {
 
 fn aligned_digits(n: &Number, lo: i32) -> Vec<u8> {
     let mut out = vec![0u8; (n.exponent - lo) as usize];
-    let mut m = n.mantissa;
+    let mut m = n.mantissa.get();
     while m > 0 {
         out.push((m % 10) as u8);
         m /= 10;
@@ -363,7 +389,7 @@ impl fmt::Display for Number {
         // Written in pieces from a stack buffer: numbers are printed for every response that
         // carries one, and this runs without allocating.
         let mut buf = [0u8; 40];
-        let digits = mantissa_digits(self.mantissa, &mut buf);
+        let digits = mantissa_digits(self.mantissa.get(), &mut buf);
         if self.negative {
             f.write_str("-")?;
         }
@@ -436,7 +462,7 @@ macro_rules! from_int {
                     mantissa /= 10;
                     exponent += 1;
                 }
-                Number { negative: negative && mantissa != 0, mantissa, exponent }
+                Number { negative: negative && mantissa != 0, mantissa: Mantissa::new(mantissa), exponent }
             }
         }
     )*};
