@@ -28,7 +28,7 @@ pub fn value_from_json(value: &Value) -> Result<Av, ApiError> {
 pub fn item_from_json(value: &Value) -> Result<SdkItem, ApiError> {
     let item: monotable_types::Item =
         serde_json::from_value(value.clone()).map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(item.into_iter().map(|(k, v)| (k, from_wire(v))).collect())
+    Ok(item.into_iter().map(|(k, v)| (k.into_string(), from_wire(v))).collect())
 }
 
 /// Parses a map of placeholder → DynamoDB JSON value (`ExpressionAttributeValues`).
@@ -46,7 +46,7 @@ fn from_wire(value: Wire) -> Av {
         Wire::B(b) => Av::B(Blob::new(b)),
         Wire::Bool(b) => Av::Bool(b),
         Wire::Null => Av::Null(true),
-        Wire::M(m) => Av::M(m.into_iter().map(|(k, v)| (k, from_wire(v))).collect()),
+        Wire::M(m) => Av::M(m.into_iter().map(|(k, v)| (k.into_string(), from_wire(v))).collect()),
         Wire::L(l) => Av::L(l.into_iter().map(from_wire).collect()),
         Wire::Ss(v) => Av::Ss(v),
         Wire::Ns(v) => Av::Ns(v.iter().map(ToString::to_string).collect()),

@@ -197,7 +197,7 @@ fn write_all(item: &mut Item, writes: Vec<Write<'_>>) -> Result<(), ExprError> {
         if init.is_empty() {
             let PathElement::Attribute(name) = last else { return Err(invalid_path()) };
             match w.value {
-                Some(v) => item.insert(name.clone(), v),
+                Some(v) => item.insert(name.as_str().into(), v),
                 None => item.remove(name),
             };
             continue;
@@ -205,7 +205,7 @@ fn write_all(item: &mut Item, writes: Vec<Write<'_>>) -> Result<(), ExprError> {
         match (lookup_mut(item, init), last) {
             (Some(AttributeValue::M(m)), PathElement::Attribute(k)) => {
                 match w.value {
-                    Some(v) => m.insert(k.clone(), v),
+                    Some(v) => m.insert(k.as_str().into(), v),
                     None => m.remove(k),
                 };
             }

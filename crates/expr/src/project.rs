@@ -36,7 +36,7 @@ impl Node {
                 for (key, child) in children {
                     if let PathElement::Attribute(k) = key {
                         if let Some(p) = map.get(k).and_then(|v| child.project(v)) {
-                            out.insert(k.clone(), p);
+                            out.insert(k.as_str().into(), p);
                         }
                     }
                 }
@@ -71,7 +71,7 @@ impl Projection {
         let mut out = Item::new();
         for (name, node) in top {
             if let Some(p) = item.get(name).and_then(|v| node.project(v)) {
-                out.insert(name.to_owned(), p);
+                out.insert(name.into(), p);
             }
         }
         out

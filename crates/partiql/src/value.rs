@@ -32,13 +32,14 @@ pub fn value(e: &Expr, params: &[AttributeValue]) -> Result<Option<AttributeValu
         Expr::Literal(Literal::Missing) => return Ok(None),
         Expr::Param(i) => params.get(*i).cloned().ok_or_else(parameter_count)?,
         Expr::Tuple(fields) => {
-            let mut item = Item::new();
+            // Collected, then sorted once: field order is the statement's, not name order.
+            let mut pairs = Vec::with_capacity(fields.len());
             for (k, v) in fields {
                 if let Some(v) = value(v, params)? {
-                    item.insert(k.clone(), v);
+                    pairs.push((k.as_str(), v));
                 }
             }
-            AttributeValue::M(item)
+            AttributeValue::M(pairs.into_iter().collect::<Item>())
         }
         Expr::List(items) => AttributeValue::L(
             items.iter().map(|v| value(v, params)).filter_map(Result::transpose).collect::<Result<_, _>>()?,

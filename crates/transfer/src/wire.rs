@@ -68,7 +68,7 @@ fn value_from_sdk(v: &Sdk, depth: usize) -> Result<Av, TransferError> {
 
 /// Converts a wire-form item into the SDK's form, to be written to an endpoint.
 pub fn to_sdk(item: &Item) -> SdkItem {
-    item.iter().map(|(k, v)| (k.clone(), value_to_sdk(v))).collect()
+    item.iter().map(|(k, v)| (k.to_string(), value_to_sdk(v))).collect()
 }
 
 fn value_to_sdk(v: &Av) -> Sdk {

@@ -3,7 +3,8 @@
 //! * [`AttributeValue`] is one of DynamoDB's ten attribute types.
 //! * [`Number`] is an exact decimal with DynamoDB's limits (38 significant digits, magnitude
 //!   between 1E-130 and 9.99…E+125) and DynamoDB's canonical text form.
-//! * [`Item`] is a map from attribute names to values.
+//! * [`Item`] is a map from attribute names to values, kept compact: a sorted vector of pairs,
+//!   names of up to 24 bytes inline ([`Name`]).
 //!
 //! The serde implementations speak DynamoDB's JSON wire form (`{"S": "x"}`, `{"N": "1"}`,
 //! base64 for binary). Deserialisation errors whose text starts with one of the prefixes
@@ -12,12 +13,14 @@
 
 mod civil;
 mod error;
+mod item;
 mod number;
 mod value;
 mod wire;
 
 pub use civil::civil_from_days;
 pub use error::NumberError;
+pub use item::{Item, Iter, IterMut, Name};
 pub use number::Number;
-pub use value::{item_size, AttributeType, AttributeValue, Item};
+pub use value::{item_size, AttributeType, AttributeValue};
 pub use wire::is_validation_message;

@@ -1,12 +1,9 @@
 //! DynamoDB's ten attribute types.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 
-use crate::Number;
-
-/// An item: attribute names to values. A `BTreeMap` so that output is deterministic.
-pub type Item = BTreeMap<String, AttributeValue>;
+use crate::{Item, Number};
 
 /// One DynamoDB attribute value.
 ///

@@ -75,7 +75,7 @@ impl KeySchema {
         let mut key = Item::new();
         for a in self.attrs() {
             if let Some(v) = item.get(&a.name) {
-                key.insert(a.name.clone(), v.clone());
+                key.insert(a.name.as_str().into(), v.clone());
             }
         }
         key
@@ -127,7 +127,11 @@ impl Index {
                     _ => &[],
                 };
                 item.iter()
-                    .filter(|(k, _)| table_key.is_key(k) || self.key.is_key(k) || extra.contains(k))
+                    .filter(|(k, _)| {
+                        table_key.is_key(k)
+                            || self.key.is_key(k)
+                            || extra.iter().any(|e| e.as_str() == k.as_str())
+                    })
                     .map(|(k, v)| k.len() + v.size())
                     .sum()
             }
@@ -156,7 +160,11 @@ impl Index {
                 };
                 let out: Item = item
                     .iter()
-                    .filter(|(k, _)| table_key.is_key(k) || self.key.is_key(k) || extra.contains(k))
+                    .filter(|(k, _)| {
+                        table_key.is_key(k)
+                            || self.key.is_key(k)
+                            || extra.iter().any(|e| e.as_str() == k.as_str())
+                    })
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 Arc::new(out)

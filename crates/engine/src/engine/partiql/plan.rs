@@ -203,7 +203,7 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
         let mut k = Item::new();
         for (attr, at) in key.attrs().zip([Some(pk_at), sk_at]) {
             if let Some(c) = at.and_then(|i| equality(all[i], &attr.name)) {
-                k.insert(attr.name.clone(), p.constant(c)?);
+                k.insert(attr.name.as_str().into(), p.constant(c)?);
             }
         }
         return Ok(Plan::Get(GetItemInput {
@@ -270,7 +270,7 @@ fn item_key<'e>(
         let at =
             all.iter().position(|c| equality(c, &attr.name).is_some()).ok_or_else(mandatory_key_equality)?;
         let value = equality(all[at], &attr.name).ok_or_else(mandatory_key_equality)?;
-        k.insert(attr.name.clone(), p.constant(value)?);
+        k.insert(attr.name.as_str().into(), p.constant(value)?);
         used.push(at);
     }
     let rest = all.iter().enumerate().filter(|(i, _)| !used.contains(i)).map(|(_, c)| *c).collect();

@@ -74,7 +74,8 @@ pub(super) fn item(
     if record.len() != header.len() {
         return Err(format!("the record has {} fields, the header {}", record.len(), header.len()));
     }
-    let mut item = Item::new();
+    // Collected, then sorted once: the header's column order is not name order.
+    let mut item = Vec::with_capacity(header.len());
     for (name, value) in header.iter().zip(record) {
         if value.is_empty() {
             continue;
@@ -90,9 +91,9 @@ pub(super) fn item(
             ),
             _ => AttributeValue::S(value.clone()),
         };
-        item.insert(name.clone(), typed);
+        item.push((name.as_str(), typed));
     }
-    Ok(item)
+    Ok(item.into_iter().collect())
 }
 
 #[cfg(test)]
