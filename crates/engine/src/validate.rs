@@ -247,6 +247,15 @@ pub(crate) fn check_index_keys(schema: &crate::table::Schema, item: &Item) -> Re
                     attr.name
                 )));
             }
+            // An index key value has the table's key size limits, with the same texts: a GSI
+            // partition value over 2048 bytes is refused "Size of hashkey has exceeded the
+            // maximum size limit of2048 bytes" (reported by users of DynamoDB; the sort key's
+            // text is the table's by analogy, not recorded). Source for the limits: developer
+            // guide, "Detecting and correcting index key violations in DynamoDB".
+            if matches!(v, AttributeValue::S(_) | AttributeValue::B(_)) {
+                let partition = index.key.partition().any(|a| a.name == attr.name);
+                check_key_value(&attr.name, v, partition)?;
+            }
         }
     }
     Ok(())

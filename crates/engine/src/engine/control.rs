@@ -48,6 +48,11 @@ pub(super) fn key_type_enum_max(
         c.one_of(e.key_type.as_deref(), &format!("{path}.{}.member.keyType", i + 1), &["HASH", "RANGE"]);
         c.not_null(&format!("{path}.{}.member.keyType", i + 1), e.key_type.is_some());
         c.not_null(&format!("{path}.{}.member.attributeName", i + 1), e.attribute_name.is_some());
+        super::key_names::name_length(
+            c,
+            e.attribute_name.as_deref(),
+            &format!("{path}.{}.member.attributeName", i + 1),
+        );
     }
     if schema.len() > max {
         c.fail("[...]", path, &format!("Member must have length less than or equal to {max}"));
@@ -290,6 +295,8 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
     c.not_null("keySchema", input.key_schema.is_some());
     key_type_enum(&mut c, input.key_schema.as_ref(), "keySchema");
     for (i, d) in input.attribute_definitions.iter().flatten().enumerate() {
+        let path = format!("attributeDefinitions.{}.member.attributeName", i + 1);
+        super::key_names::name_length(&mut c, d.attribute_name.as_deref(), &path);
         c.one_of(
             d.attribute_type.as_deref(),
             &format!("attributeDefinitions.{}.member.attributeType", i + 1),
@@ -406,7 +413,11 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
         return Err(Error::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
     }
 
-    super::tags::check_tags(input.tags.as_deref().unwrap_or_default())?;
+    let tags = input.tags.as_deref().unwrap_or_default();
+    super::tags::check_tags(tags)?;
+    if tags.len() > super::tags::MAX_TAGS {
+        return Err(super::tags::too_many());
+    }
     let table_id = uuid::Uuid::new_v4().to_string();
     let arn = format!("{ARN_PREFIX}{name}");
     let now = now_epoch();

@@ -111,6 +111,9 @@ pub(super) enum Refusal {
     Condition(Option<Item>),
     /// The resulting item is invalid (size, index keys, update type errors).
     Invalid(Error),
+    /// The request itself is refused, even inside a transaction, where an `Invalid` result
+    /// only cancels (see `transact_checks.rs`).
+    Request(Error),
 }
 
 impl Write {
@@ -162,6 +165,9 @@ impl Write {
                 let (item, changed) = plan.apply_owned(base).map_err(|e| Refusal::Invalid(expr_err(e)))?;
                 updated_paths = changed.paths;
                 let size = validate::check_updated_item_size(&item).map_err(Refusal::Invalid)?;
+                if let Some(e) = super::transact_checks::empty_updated_index_key(schema, &item) {
+                    return Err(Refusal::Request(e));
+                }
                 validate::check_index_keys(schema, &item).map_err(Refusal::Invalid)?;
                 (Some(Arc::new(item)), Some(size))
             }
@@ -188,7 +194,7 @@ pub(super) fn run_write(inner: &Inner, write: &Write) -> Result<(Change, Arc<Sch
     let change = match Write::evaluate(write, &schema, old) {
         Ok(c) => c,
         Err(Refusal::Condition(item)) => return Err(Error::conditional_failed(item)),
-        Err(Refusal::Invalid(e)) => return Err(e),
+        Err(Refusal::Invalid(e) | Refusal::Request(e)) => return Err(e),
     };
     if !matches!(write.mutation, Mutation::Check) {
         let mut batch = WriteBatch::default();
@@ -549,12 +555,24 @@ pub(super) fn update_item(inner: &Inner, mut input: UpdateItemInput) -> Result<U
         (None, Some(u)) => legacy::attribute_updates(u, &schema.key)?,
         (None, None) => UpdatePlan::default(),
     };
-    let condition = write_condition(
-        &mut params,
-        input.condition_expression.as_deref(),
-        input.expected.as_ref(),
-        input.conditional_operator.as_deref(),
-    )?;
+    // UpdateItem reports a ConditionExpression's undefined value in the "1 validation error
+    // detected: " envelope (paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+    // updateItem.test.ts, eu-west-2 and us-east-1, 2026-10-09).
+    let condition = match input.condition_expression.as_deref() {
+        Some(text) => Some(params.condition(text, ExpressionKind::Condition).map_err(|e| {
+            if e.kind() == monotable_expr::ErrorKind::UndefinedValue {
+                Error::validation(format!("1 validation error detected: {}", e.message()))
+            } else {
+                expr_err(e)
+            }
+        })?),
+        None => write_condition(
+            &mut params,
+            None,
+            input.expected.as_ref(),
+            input.conditional_operator.as_deref(),
+        )?,
+    };
     params.finish().map_err(expr_err)?;
     let key_item = input.key.take().unwrap_or_default();
     let key = key_bytes(&schema, &key_item)?;

@@ -101,7 +101,13 @@ fn comparison(name: &str, op: &str, args: &[AttributeValue]) -> Result<Cond, Err
         "NOT_NULL" => none().map(|()| Cond::AttributeExists(attribute_path(name))),
         "NULL" => none().map(|()| Cond::AttributeNotExists(attribute_path(name))),
         "CONTAINS" => Ok(Cond::Contains(path(), one()?)),
-        "NOT_CONTAINS" => Ok(Cond::Not(Box::new(Cond::Contains(path(), one()?)))),
+        // NOT_CONTAINS is false on a missing attribute, as CONTAINS is: both fail there, unlike
+        // NE (ScyllaDB Alternator's `test_update_expected_1_not_contains`,
+        // test/alternator/test_expected.py, written against DynamoDB).
+        "NOT_CONTAINS" => Ok(Cond::And(
+            Box::new(Cond::AttributeExists(attribute_path(name))),
+            Box::new(Cond::Not(Box::new(Cond::Contains(path(), one()?)))),
+        )),
         "BEGINS_WITH" => Ok(Cond::BeginsWith(path(), one()?)),
         "IN" if !args.is_empty() => Ok(Cond::In(path(), args.iter().cloned().map(Operand::Value).collect())),
         "BETWEEN" => match args {

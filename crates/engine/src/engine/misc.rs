@@ -45,8 +45,8 @@ pub(super) fn tag_resource(inner: &Inner, input: TagResourceInput) -> Result<Tag
             merged.retain(|x| x.key != t.key);
             merged.push(t);
         }
-        if merged.len() > 50 {
-            return Err(Error::new(ErrorKind::LimitExceeded, "Tag limit exceeded"));
+        if merged.len() > super::tags::MAX_TAGS {
+            return Err(super::tags::too_many());
         }
         meta.tags = merged;
     }
@@ -62,6 +62,9 @@ pub(super) fn untag_resource(inner: &Inner, input: UntagResourceInput) -> Result
     }
     for key in &keys {
         super::tags::check_key(Some(key))?;
+    }
+    if keys.len() > super::tags::MAX_TAGS {
+        return Err(super::tags::too_many());
     }
     table.meta.lock().tags.retain(|t| !keys.iter().any(|k| Some(k) == t.key.as_ref()));
     save(inner, &table)?;

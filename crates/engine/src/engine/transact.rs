@@ -16,8 +16,9 @@ use monotable_expr::{ExpressionKind, Params};
 
 use super::capacity::{self, Report, WriteCost};
 use super::in_flight::ItemRef;
-use super::items::{check_placeholders, collection_metrics, expr_err, key_bytes, Mutation, Refusal, Write};
+use super::items::{collection_metrics, expr_err, Mutation, Refusal, Write};
 use super::tokens::Claim;
+use super::transact_checks;
 use super::util::table_for_item_op;
 use super::Inner;
 use crate::api::*;
@@ -85,23 +86,17 @@ pub(super) fn conflict_reasons(len: usize, busy: &[usize]) -> Vec<CancellationRe
 pub(super) struct Action {
     write: Write,
     table_name: String,
+    /// A problem that cancels the transaction with a `ValidationError` reason for this action
+    /// (its key is then empty and never read).
+    invalid: Option<String>,
 }
 
+/// Prepares one action whose table-independent checks ([`transact_checks::precheck`]) passed:
+/// looks its table up, checks its key and item against the schema and resolves its
+/// expressions. A problem DynamoDB reports as a cancellation reason is kept in
+/// [`Action::invalid`] rather than returned.
 fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
-    let count =
-        [item.condition_check.is_some(), item.put.is_some(), item.delete.is_some(), item.update.is_some()]
-            .iter()
-            .filter(|x| **x)
-            .count();
-    if count != 1 {
-        return Err(Error::validation("TransactItems can only contain one of Check, Put, Update or Delete"));
-    }
     let (table_name, names, values, cond_text, rvoccf) = if let Some(c) = &item.condition_check {
-        if c.condition_expression.is_none() {
-            return Err(Error::validation(
-                "1 validation error detected: Value null at 'transactItems.1.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null",
-            ));
-        }
         (
             &c.table_name,
             &c.expression_attribute_names,
@@ -137,27 +132,18 @@ fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
         return Err(Error::validation("TransactItems can only contain one of Check, Put, Update or Delete"));
     };
     let update_text = item.update.as_ref().and_then(|u| u.update_expression.as_deref());
-    if item.update.is_some() && update_text.is_none() {
-        return Err(Error::validation(
-            "1 validation error detected: Value null at 'transactItems.1.member.update.updateExpression' failed to satisfy constraint: Member must not be null",
-        ));
-    }
-    let mut exprs = vec![("ConditionExpression", cond_text.is_some())];
-    if item.update.is_some() {
-        exprs.insert(0, ("UpdateExpression", update_text.is_some()));
-    }
-    super::legacy::check_mixing(&[], &exprs, names.is_some(), values.is_some())?;
-    check_placeholders(names.as_ref(), values.as_ref())?;
     let table = table_for_item_op(inner, table_name.as_deref())?;
     let schema = table.schema();
     let key_names: Vec<&str> = schema.key.attrs().map(|a| a.name.as_str()).collect();
     let mut params = Params::new(names.as_ref(), values.as_ref());
+    let mut invalid = None;
     let mutation = if let Some(p) = &item.put {
         let it = p.item.clone().unwrap_or_default();
-        validate::check_values(it.values())?;
-        validate::check_item_key(&schema.key, &it)?;
+        invalid = transact_checks::put_key_problem(&schema, &it)?;
         let size = validate::check_item_size(&it)?;
-        validate::check_index_keys(&schema, &it)?;
+        if invalid.is_none() {
+            invalid = transact_checks::index_key_problem(&schema, &it)?;
+        }
         Mutation::Put(Arc::new(it), size)
     } else if item.delete.is_some() {
         Mutation::Delete
@@ -182,14 +168,17 @@ fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
                 .or_else(|| item.delete.as_ref().and_then(|d| d.key.clone()))
                 .or_else(|| item.update.as_ref().and_then(|u| u.key.clone()))
                 .unwrap_or_default();
-            key_bytes(&schema, &k)?;
+            invalid = transact_checks::key_problem(&schema, &k)?;
             k
         }
     };
     let mut key = Vec::with_capacity(64);
-    schema.key.encode_from(&key_item, &mut key);
+    if invalid.is_none() {
+        schema.key.encode_from(&key_item, &mut key);
+    }
     Ok(Action {
         table_name: table.name.clone(),
+        invalid,
         write: Write {
             table,
             key,
@@ -333,17 +322,32 @@ fn run(
     input: &TransactWriteItemsInput,
     token: Option<(&str, &str)>,
 ) -> Result<TransactWriteItemsOutput, Error> {
+    for item in input.transact_items.iter().flatten() {
+        transact_checks::precheck(item)?;
+    }
     let mut actions = Vec::new();
+    let mut total = 0;
     for item in input.transact_items.iter().flatten() {
         let action = prepare(inner, item)?;
-        if actions.iter().any(|a: &Action| {
-            Arc::ptr_eq(&a.write.table, &action.write.table) && a.write.key == action.write.key
-        }) {
+        total += match &action.write.mutation {
+            Mutation::Put(_, size) => *size,
+            _ => monotable_types::item_size(&action.write.key_item),
+        };
+        if action.invalid.is_none()
+            && actions.iter().any(|a: &Action| {
+                a.invalid.is_none()
+                    && Arc::ptr_eq(&a.write.table, &action.write.table)
+                    && a.write.key == action.write.key
+            })
+        {
             return Err(Error::validation(
                 "Transaction request cannot include multiple operations on one item",
             ));
         }
         actions.push(action);
+    }
+    if total > transact_checks::MAX_TOTAL_BYTES {
+        return Err(transact_checks::too_large());
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     let ricm = input.return_item_collection_metrics.as_deref();
@@ -391,6 +395,15 @@ fn execute_with(
     let mut reasons = Vec::with_capacity(actions.len());
     let mut failed = false;
     for a in actions {
+        if let Some(message) = &a.invalid {
+            failed = true;
+            reasons.push(CancellationReason {
+                item: None,
+                code: Some("ValidationError".into()),
+                message: Some(message.clone()),
+            });
+            continue;
+        }
         let schema = a.write.table.schema();
         let old = a.write.table.base.get(&a.write.key)?;
         match Write::evaluate(&a.write, &schema, old) {
@@ -408,6 +421,7 @@ fn execute_with(
             }
             // An action whose result is invalid (an update type error, an item grown past
             // 400 KB) cancels the transaction with a ValidationError reason.
+            Err(Refusal::Request(e)) => return Err(e),
             Err(Refusal::Invalid(e)) => {
                 failed = true;
                 reasons.push(CancellationReason {

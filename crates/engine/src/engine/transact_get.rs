@@ -30,7 +30,10 @@ pub(super) fn transact_get_items(
     capacity::check(&mut c, input.return_consumed_capacity.as_deref());
     c.finish()?;
     let mut reads = Vec::new();
-    for item in input.transact_items.iter().flatten() {
+    let empty = Item::new();
+    // (position in the request, reason) of each action whose key cannot name an item.
+    let mut invalid: Vec<(usize, String)> = Vec::new();
+    for (n, item) in input.transact_items.iter().flatten().enumerate() {
         let get = item.get.as_ref().ok_or_else(|| {
             Error::validation("1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null")
         })?;
@@ -48,13 +51,34 @@ pub(super) fn transact_get_items(
         )?;
         let table = table_for_item_op(inner, get.table_name.as_deref())?;
         let schema = table.schema();
-        let key = key_bytes(&schema, get.key.as_ref().unwrap_or(&Item::new()))?;
+        let key_item = get.key.as_ref().unwrap_or(&empty);
+        // A `Key` naming the wrong attributes or types cancels the request with a
+        // ValidationError reason (see `transact_checks.rs`); an empty value is refused outright.
+        if let Some(message) = super::transact_checks::key_problem(&schema, key_item)? {
+            invalid.push((n, message));
+            continue;
+        }
+        let key = key_bytes(&schema, key_item)?;
         if reads.iter().any(|(t, k, _): &(Arc<Table>, Vec<u8>, _)| Arc::ptr_eq(t, &table) && *k == key) {
             return Err(Error::validation(
                 "Transaction request cannot include multiple operations on one item",
             ));
         }
         reads.push((table, key, projection));
+    }
+    if !invalid.is_empty() {
+        let len = input.transact_items.as_ref().map_or(0, Vec::len);
+        let reasons = (0..len)
+            .map(|n| match invalid.iter().find(|(at, _)| *at == n) {
+                Some((_, m)) => CancellationReason {
+                    item: None,
+                    code: Some("ValidationError".into()),
+                    message: Some(m.clone()),
+                },
+                None => CancellationReason { code: Some("None".into()), ..Default::default() },
+            })
+            .collect();
+        return Err(cancelled(reasons));
     }
     let items: Vec<ItemRef<'_>> = reads
         .iter()

@@ -259,7 +259,10 @@ fn backfill(inner: &Inner, table: &Table, schema: &Schema, created: &[String]) -
         KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
     table.base.scan(&range, &mut |_, item| {
         for index in &targets {
-            if let Some(k) = index.entry_key(&schema.key, item) {
+            // An item whose index key value could not be written is left out of the index.
+            if let Some(k) =
+                index.entry_key(&schema.key, item).filter(|_| super::key_names::indexable(index, item))
+            {
                 index.item_count.fetch_add(1, Ordering::Relaxed);
                 index.size_bytes.fetch_add(index.projected_size(&schema.key, item) as i64, Ordering::Relaxed);
                 batch.put(&index.keyspace, k, index.project(&schema.key, item));
