@@ -90,6 +90,43 @@ impl Constraints {
 
 /// DynamoDB's maximum item size.
 pub(crate) const MAX_ITEM_SIZE: usize = 400 * 1024;
+/// The longest attribute name, in bytes.
+pub(crate) const MAX_NAME_BYTES: usize = 65535;
+
+/// Checks an attribute name's length, at any depth of an item or in `ExpressionAttributeNames`.
+/// Source: DynamoDB's answer measured 2026-09-16 and recorded in ExtendDB issue #365 ("1
+/// validation error detected: Attribute name is too large, must be less than 65536 bytes" for
+/// a 65,536-byte name at the top level or nested, in PutItem and UpdateItem; 65,535 bytes are
+/// accepted); ScyllaDB Alternator's `test_limit_attribute_length_nonkey_bad`.
+pub(crate) fn check_name(name: &str) -> Result<(), Error> {
+    if name.len() > MAX_NAME_BYTES {
+        return Err(Error::validation(
+            "1 validation error detected: Attribute name is too large, must be less than 65536 bytes",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the map keys nested anywhere in `v` with [`check_name`] (descending no deeper than
+/// the nesting limit, which [`check_values`] reports). An expression value's over-long name
+/// is reported as it is, not as an invalid value.
+pub(crate) fn check_nested_names(v: &AttributeValue) -> Result<(), Error> {
+    fn walk(v: &AttributeValue, depth: usize) -> Result<(), Error> {
+        if depth > MAX_DEPTH {
+            return Ok(());
+        }
+        match v {
+            AttributeValue::M(m) => m.iter().try_for_each(|(k, x)| {
+                check_name(k)?;
+                walk(x, depth + 1)
+            }),
+            AttributeValue::L(l) => l.iter().try_for_each(|x| walk(x, depth + 1)),
+            _ => Ok(()),
+        }
+    }
+    walk(v, 0)
+}
+
 /// DynamoDB's maximum nesting of lists and maps.
 pub(crate) const MAX_DEPTH: usize = 32;
 
@@ -118,7 +155,10 @@ fn check_value(v: &AttributeValue, depth: usize) -> Result<(), Error> {
             "Binary sets should not be empty",
             duplicates(s, |x| format!("java.nio.HeapByteBuffer[pos=0 lim={} cap={}]", x.len(), x.len())),
         ),
-        AttributeValue::M(m) => m.values().try_for_each(|x| check_value(x, depth + 1)),
+        AttributeValue::M(m) => m.iter().try_for_each(|(k, x)| {
+            check_name(k)?;
+            check_value(x, depth + 1)
+        }),
         AttributeValue::L(l) => l.iter().try_for_each(|x| check_value(x, depth + 1)),
         _ => Ok(()),
     }
@@ -155,6 +195,7 @@ pub(crate) fn check_updated_item_size(item: &Item) -> Result<usize, Error> {
 /// Checks an item's size against DynamoDB's 400 KB limit. Returns the size, which the caller
 /// keeps for accounting.
 pub(crate) fn check_item_size(item: &Item) -> Result<usize, Error> {
+    item.keys().try_for_each(|k| check_name(k))?;
     let size = item_size(item);
     if size > MAX_ITEM_SIZE {
         return Err(Error::validation("Item size has exceeded the maximum allowed size"));

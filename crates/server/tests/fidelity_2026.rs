@@ -316,3 +316,39 @@ async fn key_attribute_names_are_at_most_255_characters() {
     let name = "n".repeat(255);
     create(&name, &name).await.expect("255 characters");
 }
+
+// Source: DynamoDB's answers measured 2026-09-16 and recorded in ExtendDB issue #365
+// (github.com/ExtendDB/extenddb/issues/365): a 65,536-byte attribute name, at the top level
+// or as a nested map key, in PutItem or UpdateItem (`SET #n = :v`, `SET doc = :v`), is
+// refused with this text; 65,535 bytes are accepted (also ScyllaDB Alternator's
+// `test_limit_attribute_length_nonkey_good` and `_bad`, test/alternator/test_limits.py).
+#[tokio::test]
+async fn attribute_names_are_at_most_65535_bytes() {
+    let (client, _) = table().await;
+    let too_long = "a".repeat(65536);
+    let longest = "a".repeat(65535);
+    let want = (
+        "ValidationException".to_owned(),
+        "1 validation error detected: Attribute name is too large, must be less than 65536 bytes".to_owned(),
+    );
+    let nested = |name: &str| AttributeValue::M(HashMap::from([(name.to_owned(), s("v"))]));
+    let put = |name: &str, value: AttributeValue| {
+        client.put_item().table_name("tbl").item("pk", s("k")).item(name, value).send()
+    };
+    assert_eq!(failure(put(&too_long, s("v")).await), want, "top-level name");
+    assert_eq!(failure(put("doc", nested(&too_long)).await), want, "nested name");
+    put(&longest, nested(&longest)).await.expect("65,535 bytes");
+    let update = |v: AttributeValue| {
+        client.update_item().table_name("tbl").key("pk", s("k")).expression_attribute_values(":v", v)
+    };
+    let got = failure(
+        update(s("v"))
+            .update_expression("SET #n = :v")
+            .expression_attribute_names("#n", &too_long)
+            .send()
+            .await,
+    );
+    assert_eq!(got, want, "SET #n = :v");
+    let got = failure(update(nested(&too_long)).update_expression("SET doc = :v").send().await);
+    assert_eq!(got.1, want.1, "SET doc = :v");
+}

@@ -38,8 +38,9 @@ pub(super) fn check_placeholders(
         use monotable_types::AttributeValue as V;
         matches!(v, V::S(_) | V::N(_) | V::B(_) | V::Bool(_) | V::Null)
     };
-    if names.is_none_or(|m| !m.is_empty() && m.keys().all(|k| syntax(k, '#')))
-        && values.is_none_or(|m| !m.is_empty() && m.iter().all(|(k, v)| syntax(k, ':') && scalar(v)))
+    if names.is_none_or(|m| {
+        !m.is_empty() && m.iter().all(|(k, v)| syntax(k, '#') && v.len() <= validate::MAX_NAME_BYTES)
+    }) && values.is_none_or(|m| !m.is_empty() && m.iter().all(|(k, v)| syntax(k, ':') && scalar(v)))
     {
         return Ok(());
     }
@@ -54,6 +55,7 @@ pub(super) fn check_placeholders(
                 "ExpressionAttributeNames contains invalid key: Syntax error; key: \"{bad}\""
             )));
         }
+        names.values().try_for_each(|n| validate::check_name(n))?;
     }
     if let Some(values) = values {
         if values.is_empty() {
@@ -67,6 +69,7 @@ pub(super) fn check_placeholders(
             )));
         }
         for k in keys {
+            validate::check_nested_names(&values[k])?;
             validate::check_values(std::iter::once(&values[k])).map_err(|e| {
                 Error::validation(format!(
                     "ExpressionAttributeValues contains invalid value: {} for key {k}",
