@@ -14,6 +14,10 @@
 //!
 //! where `base` is the rendered text before the compared field, `MAX` is U+10FFFF and
 //! `pred(v)` is `v` with its last character decremented.
+//!
+//! On an index declared with field lists (a multi-attribute key, `crate::multi_key`) the same
+//! `Keys` and `Sort` compile to typed conditions on the fields' own attributes instead: every
+//! partition field must be given, and the sort fields left to right.
 
 use std::marker::PhantomData;
 
@@ -136,7 +140,7 @@ impl<T> Query<T> {
     pub fn table() -> Self {
         Self::new(None)
     }
-    /// On the GSI `gsiN` declared by the entity.
+    /// On the GSI `gsiN` declared by the entity (by templates or by field lists).
     pub fn index(name: &'static str) -> Self {
         Self::new(Some(name))
     }
