@@ -1,5 +1,6 @@
 """Drives a monotable server with boto3: create-table (with a GSI), put-item, query,
-transact-write-items, the typed errors boto3 users catch, and DynamoDB Streams through boto3's
+transact-write-items, the typed errors boto3 users catch, PartiQL (ExecuteStatement with
+parameters, BatchExecuteStatement, ExecuteTransaction) and DynamoDB Streams through boto3's
 dynamodbstreams client on the same endpoint.
 
 Usage: python3 boto3_smoke.py http://127.0.0.1:PORT
@@ -141,10 +142,75 @@ def main(endpoint):
     assert table.get_item(Key={"artist": "Gamma", "song": "Five"})["Item"]["genre"] == "pop"
     assert table.scan()["Count"] == 5
 
+    partiql_smoke(client)
     streams_smoke(client, boto3.client("dynamodbstreams", **connection))
 
     client.delete_table(TableName="music")
     print("boto3 smoke test: ok")
+
+
+def partiql_smoke(client):
+    """PartiQL as boto3 sends it: `?` parameters as typed values, per-statement batch errors,
+    transactions and their cancellation reasons (API_ExecuteStatement, API_BatchExecuteStatement,
+    API_ExecuteTransaction; DuplicateItemException from ql-reference.insert.html)."""
+    insert = "INSERT INTO music VALUE {'artist': ?, 'song': ?, 'genre': ?, 'plays': ?}"
+    params = [{"S": "Epsilon"}, {"S": "Seven"}, {"S": "folk"}, {"N": "0"}]
+    assert client.execute_statement(Statement=insert, Parameters=params)["Items"] == []
+    try:
+        client.execute_statement(Statement=insert, Parameters=params)
+        raise AssertionError("a second INSERT of the key should be refused")
+    except client.exceptions.DuplicateItemException as e:
+        assert e.response["Error"]["Message"] == "Duplicate primary key exists in table", e.response
+
+    got = client.execute_statement(
+        Statement="SELECT genre, plays FROM music WHERE artist = ? AND song = ?",
+        Parameters=[{"S": "Epsilon"}, {"S": "Seven"}],
+    )["Items"]
+    assert got == [{"genre": {"S": "folk"}, "plays": {"N": "0"}}], got
+    songs = client.execute_statement(Statement="SELECT song FROM music WHERE artist = ?", Parameters=[{"S": "Alpha"}])
+    assert [i["song"]["S"] for i in songs["Items"]] == ["One", "Three", "Two"], songs
+    rock = client.execute_statement(Statement='SELECT * FROM "music"."by_genre" WHERE genre = ?', Parameters=[{"S": "rock"}])
+    assert len(rock["Items"]) == 3, rock
+
+    batch = client.batch_execute_statement(
+        Statements=[
+            {"Statement": "INSERT INTO music VALUE {'artist': ?, 'song': ?}", "Parameters": [{"S": "Zeta"}, {"S": "Eight"}]},
+            {"Statement": "INSERT INTO music VALUE {'artist': ?, 'song': ?}", "Parameters": [{"S": "Epsilon"}, {"S": "Seven"}]},
+        ]
+    )["Responses"]
+    assert "Error" not in batch[0], batch
+    assert batch[1]["Error"]["Code"] == "DuplicateItem", batch
+    reads = client.batch_execute_statement(
+        Statements=[
+            {"Statement": "SELECT * FROM music WHERE artist = ? AND song = ?", "Parameters": [{"S": "Zeta"}, {"S": "Eight"}]},
+            {"Statement": "SELECT * FROM music WHERE artist = 'nobody' AND song = 'none'"},
+        ]
+    )["Responses"]
+    assert reads[0]["Item"]["artist"] == {"S": "Zeta"} and "Item" not in reads[1], reads
+
+    bump = "UPDATE music SET plays = plays + ? WHERE artist = ? AND song = ?"
+    client.execute_transaction(
+        TransactStatements=[
+            {"Statement": bump, "Parameters": [{"N": "5"}, {"S": "Epsilon"}, {"S": "Seven"}]},
+            {"Statement": "DELETE FROM music WHERE artist = ? AND song = ?", "Parameters": [{"S": "Zeta"}, {"S": "Eight"}]},
+        ]
+    )
+    item = client.get_item(TableName="music", Key={"artist": {"S": "Epsilon"}, "song": {"S": "Seven"}})["Item"]
+    assert item["plays"] == {"N": "5"}, item
+    assert "Item" not in client.get_item(TableName="music", Key={"artist": {"S": "Zeta"}, "song": {"S": "Eight"}})
+    try:
+        client.execute_transaction(
+            TransactStatements=[
+                {"Statement": bump, "Parameters": [{"N": "1"}, {"S": "Epsilon"}, {"S": "Seven"}]},
+                {"Statement": insert, "Parameters": [{"S": "Alpha"}, {"S": "One"}, {"S": "rock"}, {"N": "0"}]},
+            ]
+        )
+        raise AssertionError("the transaction should have been cancelled")
+    except client.exceptions.TransactionCanceledException as e:
+        codes = [r["Code"] for r in e.response["CancellationReasons"]]
+        assert codes == ["None", "DuplicateItem"], e.response
+    item = client.get_item(TableName="music", Key={"artist": {"S": "Epsilon"}, "song": {"S": "Seven"}})["Item"]
+    assert item["plays"] == {"N": "5"}, "a cancelled transaction writes nothing"
 
 
 def streams_smoke(client, streams):
