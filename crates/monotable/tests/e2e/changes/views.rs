@@ -3,7 +3,7 @@
 //! stream's view type allows.
 
 use aws_sdk_dynamodb::types::{AttributeValue, StreamViewType};
-use monotable::changes::{ChangeKind, Image};
+use monotable::changes::{ChangeConsumer, ChangeKind, ChangeRecord, Image, Only};
 use monotable::Update;
 
 use super::both;
@@ -141,3 +141,27 @@ async fn items_outside_the_collection_are_reported_as_foreign(backend: Backend) 
     }
 }
 both!(items_outside_the_collection_are_reported_as_foreign);
+
+async fn a_single_entity_type_is_consumed_as_only(backend: Backend) {
+    let env = env(backend, Some(StreamViewType::NewImage)).await;
+    let records = env.table.repo::<Record>(&env.scope()).unwrap();
+    let created = records.create(&Record::new("org-1", "r1", "open")).await.unwrap();
+    let docs = env.table.repo::<Document>(&env.scope()).unwrap();
+    docs.create(&Document { org_id: "org-1".into(), id: "d1".into(), name: "x".into(), expires_at: None })
+        .await
+        .unwrap();
+    let mut consumer =
+        ChangeConsumer::<Only<Record>>::builder(&env.table, env.streams.clone()).build().await.unwrap();
+    let mut seen: Vec<ChangeRecord<Only<Record>>> = Vec::new();
+    let mut keep = |c: ChangeRecord<Only<Record>>| {
+        seen.push(c);
+        async { Ok::<(), std::convert::Infallible>(()) }
+    };
+    assert_eq!(consumer.catch_up(&mut keep).await.unwrap(), 2);
+    assert_eq!(seen[0].new_entity(), Some(&Only(created)));
+    assert!(seen[0].member);
+    // A Document is another type of the table, not of this consumer.
+    assert!(!seen[1].member);
+    assert!(matches!(&seen[1].new, Some(Image::Foreign { entity_type: Some(t), .. }) if t == "Document"));
+}
+both!(a_single_entity_type_is_consumed_as_only);
