@@ -15,6 +15,13 @@ status=0
 for peer in "${peers[@]}"; do
   case "$peer" in
     dynoxide)
+      # .ci/peers keeps a dynoxide build of its own (same crate): reuse it rather than
+      # compiling SQLite again.
+      shared="${XDG_CACHE_HOME:-$HOME/.cache}/monotable-peers/dynoxide/bin/dynoxide"
+      if [ ! -x "$CACHE/cargo/bin/dynoxide" ] && [ -x "$shared" ]; then
+        mkdir -p "$CACHE/cargo/bin" && cp "$shared" "$CACHE/cargo/bin/dynoxide"
+        echo "dynoxide: copied the build of .ci/peers ($shared)" >&2
+      fi
       if [ ! -x "$CACHE/cargo/bin/dynoxide" ]; then
         echo "installing dynoxide (cargo install dynoxide-rs; compiles SQLite, takes minutes)" >&2
         CARGO_TARGET_DIR="$CACHE/cargo-target" cargo install --locked dynoxide-rs --root "$CACHE/cargo" \

@@ -3,9 +3,14 @@
 # same workloads, with the same client (`monotable bench`) and the same machine.
 #
 #   bench/peers.sh [--duration 5s] [--warmup 1s] [--workloads "get put update query mixed transact"]
+#                  [--wrk-workloads "get put put-new query"]
 #                  [--peers "ceiling monotable monotable-disk dynoxide dynoxide-disk dynalite moto"]
 #                  [--items 10000] [--item-size 256] [--concurrency 32] [--rounds 1]
 #
+# Every server is driven by two clients: `monotable bench` (signs every request like an SDK)
+# and wrk (an independent load generator from the OS packages, one thread, the same number of
+# connections, bench/wrk/dynamodb.lua; installed with apt-get when missing; --wrk-workloads ""
+# leaves it out). Before each wrk run the table is re-created and loaded by `monotable bench`.
 # For each peer it measures start-up (spawn to first successful ListTables) and idle resident
 # memory, then starts every peer on its own loopback port and runs each workload against the
 # peers in alternation (workload by workload, peer by peer, repeated --rounds times), and
@@ -17,7 +22,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CACHE="$ROOT/bench/.cache"
-DURATION=5s WARMUP=1s WORKLOADS="get put update query mixed transact" ITEMS=10000 ITEM_SIZE=256 CONCURRENCY=32 ROUNDS=1
+DURATION=5s WARMUP=1s WORKLOADS="get put update query mixed transact" WRK_WORKLOADS="get put put-new query" ITEMS=10000 ITEM_SIZE=256 CONCURRENCY=32 ROUNDS=1
 PEERS="ceiling monotable monotable-disk dynoxide dynoxide-disk dynalite moto"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -29,7 +34,8 @@ while [ $# -gt 0 ]; do
     --item-size) ITEM_SIZE="$2"; shift 2 ;;
     --concurrency) CONCURRENCY="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --wrk-workloads) WRK_WORKLOADS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -109,6 +115,12 @@ command_of() {
   return 0
 }
 
+if [ -n "$WRK_WORKLOADS" ] && ! command -v wrk >/dev/null 2>&1; then
+  log "installing wrk (apt-get)"
+  { apt-get install -y -qq wrk || { apt-get update -qq && apt-get install -y -qq wrk; }; } >/dev/null 2>&1 \
+    || { log "wrk could not be installed: the independent client is left out"; WRK_WORKLOADS=""; }
+fi
+
 ACTIVE=()
 for peer in $PEERS; do
   if [ -z "$(command_of "$peer" 0)" ]; then log "$peer is not installed: left out"; else ACTIVE+=("$peer"); fi
@@ -125,6 +137,7 @@ done
   echo "rustc=$(rustc --version)"
   echo "node=$(node --version 2>/dev/null || echo none)"
   echo "python=$(python3 --version 2>&1)"
+  echo "wrk=$(wrk --version 2>&1 | head -n 1 | cut -d' ' -f2)"
   if [ -x "$CACHE/cargo/bin/dynoxide" ]; then echo "dynoxide=$("$CACHE/cargo/bin/dynoxide" --version 2>/dev/null || echo unknown)"; fi
   if [ -f "$CACHE/npm/node_modules/dynalite/package.json" ]; then
     echo "dynalite=$(node -p "require('$CACHE/npm/node_modules/dynalite/package.json').version")"
@@ -178,6 +191,23 @@ for round in $(seq 1 "$ROUNDS"); do
         --concurrency "$CONCURRENCY" --threads 1 --server-pid "${PID[$peer]}" "${skip[@]}" \
         --json "$RESULTS/run-$round-$workload-$peer.json" >"$RESULTS/run-$round-$workload-$peer.txt" 2>&1 \
         || log "$workload on $peer failed: $(grep -m1 '^Error' "$RESULTS/run-$round-$workload-$peer.txt" || tail -n 1 "$RESULTS/run-$round-$workload-$peer.txt")"
+    done
+  done
+done
+
+# ---- 3b. the same servers with wrk, the independent client -----------------------------
+for round in $(seq 1 "$ROUNDS"); do
+  for workload in $WRK_WORKLOADS; do
+    for peer in "${ACTIVE[@]}"; do
+      port=$(port_of "$peer")
+      if [ "$peer" != ceiling ]; then
+        timeout 600 "$MONOTABLE" bench --endpoint "http://127.0.0.1:$port" --workload get --requests 1 \
+          --items "$ITEMS" --item-size "$ITEM_SIZE" >/dev/null 2>&1 || log "setup for wrk on $peer failed"
+      fi
+      log "round $round: wrk $workload on $peer"
+      WORKLOAD="$workload" ITEMS="$ITEMS" RUN="$round" timeout 600 wrk -t1 -c"$CONCURRENCY" -d"$DURATION" --latency \
+        -s "$ROOT/bench/wrk/dynamodb.lua" "http://127.0.0.1:$port" >"$RESULTS/wrk-$round-$workload-$peer.txt" 2>&1 \
+        || log "wrk $workload on $peer failed"
     done
   done
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Summarises a bench/peers.sh results directory as Markdown tables.
 
-Reads machine.txt, startup-<peer>.json, run-<round>-<workload>-<peer>.json and
-rss-after-load.txt; prints throughput and latency per workload and peer, the ratio
+Reads machine.txt, startup-<peer>.json, run-<round>-<workload>-<peer>.json,
+wrk-<round>-<workload>-<peer>.txt (wrk's own output) and rss-after-load.txt; prints throughput and latency per workload and peer, the ratio
 monotable / peer of successful requests per second, and start-up time and memory.
 With several rounds, each cell shows the run with the median throughput, and the last column
 the median (and range) of the ratios of runs of the same round, which ran minutes apart.
@@ -25,6 +25,85 @@ def load_json(path):
 
 def fmt(v, digits=1):
     return "–" if v is None else f"{v:,.{digits}f}"
+
+
+def parse_wrk(path):
+    """Requests/s, latency percentiles (µs) and non-2xx count of one wrk run, or None."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return None
+    m = re.search(r"^Requests/sec:\s*([\d.]+)", text, re.M)
+    if not m:
+        return None
+    units = {"us": 1.0, "ms": 1000.0, "s": 1e6}
+    lat = {}
+    for pct, value, unit in re.findall(r"^\s+(50|90|99)%\s+([\d.]+)(us|ms|s)\s*$", text, re.M):
+        lat[pct] = float(value) * units[unit]
+    bad = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
+    sock = re.search(r"Socket errors: (.*)", text)
+    return {
+        "rps": float(m.group(1)),
+        "lat": lat,
+        "non2xx": int(bad.group(1)) if bad else 0,
+        "socket_errors": sock.group(1).strip() if sock else "",
+    }
+
+
+def wrk_section(results, files, preferred):
+    """The independent client's table: one row per workload and server, the median round."""
+    runs = {}
+    for name in sorted(files):
+        m = re.fullmatch(r"wrk-(\d+)-([a-z-]+?)-(ceiling|monotable-disk|monotable|dynoxide-disk|dynoxide|dynalite|moto)\.txt", name)
+        if m:
+            rnd, workload, peer = m.groups()
+            runs.setdefault((workload, peer), []).append((rnd, parse_wrk(os.path.join(results, name))))
+    if not runs:
+        return []
+    workloads = []
+    for w, _ in runs:
+        if w not in workloads:
+            workloads.append(w)
+    peers = sorted({p for _, p in runs}, key=lambda p: preferred.index(p) if p in preferred else len(preferred))
+
+    def pick(w, p):
+        ok = [r for _, r in runs.get((w, p), []) if r and r["non2xx"] == 0]
+        if not ok:
+            return None
+        mid = median(r["rps"] for r in ok)
+        return min(ok, key=lambda r: abs(r["rps"] - mid))
+
+    out = [
+        "wrk (independent client: one thread, same connections, bench/wrk/dynamodb.lua); a run with",
+        "non-2xx answers counts as failed.",
+        "",
+        "| workload | server | req/s | p50 µs | p90 µs | p99 µs | monotable / server | % of ceiling |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for w in workloads:
+        base, ceil = pick(w, "monotable"), pick("get", "ceiling") or pick(w, "ceiling")
+        for p in peers:
+            if p == "ceiling" and w != "get":
+                continue
+            r = pick(w, p)
+            if r is None:
+                bad = [x for _, x in runs.get((w, p), []) if x]
+                why = f"failed ({bad[0]['non2xx']} non-2xx)" if bad else "failed"
+                out.append(f"| {w} | {p} | {why} | | | | | |")
+                continue
+            ratio = ""
+            if base and p not in ("monotable", "ceiling") and r["rps"] > 0:
+                ratio = f"{base['rps'] / r['rps']:.2f}×"
+            share = ""
+            if ceil and p != "ceiling" and ceil["rps"] > 0:
+                share = f"{100 * r['rps'] / ceil['rps']:.0f}%"
+            lat = r["lat"]
+            out.append(
+                f"| {w} | {p} | {fmt(r['rps'])} | {fmt(lat.get('50'))} | {fmt(lat.get('90'))} | "
+                f"{fmt(lat.get('99'))} | {ratio} | {share} |"
+            )
+    out.append("")
+    return out
 
 
 def main(results):
@@ -111,6 +190,8 @@ def main(results):
                     f"ceiling ({fmt(m['throughput_per_sec'])} of {fmt(c['throughput_per_sec'])} ok/s)"
                 )
         out.append("")
+
+    out.extend(wrk_section(results, files, preferred))
 
     # Data directory against data directory: monotable-disk / dynoxide-disk.
     if "monotable-disk" in order_p and "dynoxide-disk" in order_p:

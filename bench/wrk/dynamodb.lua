@@ -1,7 +1,11 @@
 -- wrk script: DynamoDB GetItem / PutItem / Query against the table `monotable bench` loads
 -- (table monotable-bench, items i = 0..ITEMS-1 with pk = p%06d(i / 25), sk = s%04d(i % 25)).
 --
---   WORKLOAD=get|put|query ITEMS=2000 wrk -t2 -c32 -d5s -s bench/wrk/dynamodb.lua http://127.0.0.1:8000
+--   WORKLOAD=get|put|put-new|query ITEMS=2000 wrk -t2 -c32 -d5s -s bench/wrk/dynamodb.lua http://127.0.0.1:8000
+--
+-- put overwrites loaded items; put-new writes a new item with every request (keys from ITEMS
+-- on, distinct per thread and per run through RUN, so a second run does not overwrite the
+-- first one's items).
 --
 -- Load the table first, e.g. `monotable bench --endpoint URL --items 2000 --requests 1`.
 -- Requests carry a fixed, well-formed SigV4 Authorization header that is NOT a valid
@@ -14,7 +18,9 @@
 local workload = os.getenv("WORKLOAD") or "get"
 local items = tonumber(os.getenv("ITEMS") or "2000")
 local table_name = "monotable-bench"
-local targets = { get = "GetItem", put = "PutItem", query = "Query" }
+local targets = { get = "GetItem", put = "PutItem", ["put-new"] = "PutItem", query = "Query" }
+local run = tonumber(os.getenv("RUN") or "0")
+local headers = nil
 local requests = {}
 local n = 0
 
@@ -26,7 +32,7 @@ local function body(i)
   local pk, sk = key(i)
   if workload == "get" then
     return string.format('{"TableName":"%s","Key":{"pk":{"S":"%s"},"sk":{"S":"%s"}}}', table_name, pk, sk)
-  elseif workload == "put" then
+  elseif workload == "put" or workload == "put-new" then
     -- The same 256-byte item shape as `monotable bench --workload put`.
     local gsi1pk = string.format("g%02d", i % 64)
     local num = tostring((i * 7919) % 1000000)
@@ -50,8 +56,8 @@ end
 
 function init(args)
   local target = targets[workload]
-  if target == nil then error("WORKLOAD must be get, put or query") end
-  local headers = {
+  if target == nil then error("WORKLOAD must be get, put, put-new or query") end
+  headers = {
     ["Content-Type"] = "application/x-amz-json-1.0",
     ["X-Amz-Target"] = "DynamoDB_20120810." .. target,
     ["X-Amz-Date"] = "20261202T120000Z",
@@ -69,6 +75,11 @@ function init(args)
 end
 
 function request()
+  if workload == "put-new" then
+    -- 2^40 keys per thread and run: never a key another thread or run writes.
+    n = n + 1
+    return wrk.format("POST", "/", headers, body(items + ((run * 64 + (id or 0)) * 2 ^ 40) + n))
+  end
   n = n % #requests + 1
   return requests[n]
 end
