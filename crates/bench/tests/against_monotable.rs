@@ -82,7 +82,14 @@ fn a_200_request_get_bench_succeeds_with_signed_requests() {
 fn every_workload_runs_without_errors_on_a_recreated_table() {
     let server = Server::start();
     for workload in Workload::ALL {
-        let report = run(&server.config(workload, 40)).unwrap();
+        let mut config = server.config(workload, 40);
+        if workload == Workload::Transact {
+            // Two transactions in flight on one item conflict, as in DynamoDB
+            // (TransactionCanceledException, TransactionConflict): with four connections on
+            // four partitions that happens by chance. One connection cannot conflict.
+            config.concurrency = 1;
+        }
+        let report = run(&config).unwrap();
         assert_eq!(report.errors, 0, "{workload}: {:?}", report.error_kinds);
         assert_eq!(report.ok, 40, "{workload}");
         assert_eq!(report.empty_results, 0, "{workload}");
