@@ -127,8 +127,36 @@ pub(crate) fn check_nested_names(v: &AttributeValue) -> Result<(), Error> {
     walk(v, 0)
 }
 
-/// DynamoDB's maximum nesting of lists and maps.
+/// DynamoDB's maximum nesting of lists and maps: the attribute's own value is level 1, so a
+/// value of 31 nested maps or lists (its leaf at level 32) is the deepest accepted and 32 are
+/// refused (the conformance suite paritysuite/dynamodb-conformance, nesting-depth tests,
+/// recorded against DynamoDB in several regions, 2026-06 and 2026-10).
 pub(crate) const MAX_DEPTH: usize = 32;
+
+/// DynamoDB's text for a value nested too deeply; PutItem and UpdateItem put it in the
+/// `1 validation error detected: ` envelope (see [`nesting_for_single_item`]), BatchWriteItem
+/// and TransactWriteItems do not (same source).
+pub(crate) const NESTING_TOO_DEEP: &str =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
+
+/// From this nesting on (somewhere between 61 and 63 levels, recorded at 61 and 63; 62 is
+/// taken as the first level, an inference), PutItem and UpdateItem answer from a second check
+/// that drops the envelope (same source).
+const SECOND_CHECK_DEPTH: usize = 62;
+
+/// PutItem's form of a nesting refusal of a value `depth` levels deep (other errors pass
+/// through unchanged).
+pub(crate) fn nesting_for_single_item(e: Error, depth: usize) -> Error {
+    if e.message != NESTING_TOO_DEEP || depth > SECOND_CHECK_DEPTH {
+        return e;
+    }
+    Error::validation(format!("1 validation error detected: {NESTING_TOO_DEEP}"))
+}
+
+/// True when `e` is the nesting refusal and the value is shallow enough for the first check.
+pub(crate) fn is_enveloped_nesting(e: &Error, depth: usize) -> bool {
+    e.message == NESTING_TOO_DEEP && depth <= SECOND_CHECK_DEPTH
+}
 
 /// Checks every value of an item (or of expression values, keys…): sets non-empty and
 /// without duplicates, nesting within 32 levels.
@@ -140,8 +168,8 @@ pub(crate) fn check_values<'a>(values: impl IntoIterator<Item = &'a AttributeVal
 }
 
 fn check_value(v: &AttributeValue, depth: usize) -> Result<(), Error> {
-    if depth > MAX_DEPTH {
-        return Err(Error::validation("Nesting Levels have exceeded supported limits"));
+    if depth >= MAX_DEPTH {
+        return Err(Error::validation(NESTING_TOO_DEEP));
     }
     match v {
         AttributeValue::Ss(s) => {

@@ -76,18 +76,77 @@ fn duplicate_set_members_are_refused() {
     );
 }
 
-#[test]
-fn nesting_deeper_than_32_levels_is_refused() {
-    let e = engine_with_table();
+/// A value of `wraps` nested maps (or lists) around a string.
+fn nested(wraps: usize, list: bool) -> serde_json::Value {
     let mut v = json!({"S": "leaf"});
-    for _ in 0..33 {
-        v = json!({"L": [v]});
+    for _ in 0..wraps {
+        v = if list { json!({"L": [v]}) } else { json!({"M": {"n": v}}) };
+    }
+    v
+}
+
+// Source for the nesting tests: paritysuite/dynamodb-conformance, the nesting-depth tests
+// (tier "limits"), recorded against DynamoDB in several regions (2026-06, 2026-10-08/09): the
+// attribute's value is level 1, 31 wraps (leaf at level 32) are accepted and 32 refused;
+// PutItem and UpdateItem wrap the text in the validation envelope, BatchWriteItem and
+// TransactWriteItems do not; far deeper (63) PutItem drops the envelope and UpdateItem names
+// the ExpressionAttributeValues key.
+const NEST: &str =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
+
+#[test]
+fn nesting_of_31_levels_is_accepted_and_32_refused() {
+    let e = engine_with_table();
+    for list in [false, true] {
+        let mut item = key();
+        item["deep"] = nested(31, list);
+        e.put_item(req(json!({"TableName": "tbl", "Item": item.clone()}))).unwrap();
+        item["deep"] = nested(32, list);
+        let (kind, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": item}))));
+        assert_eq!(kind, "ValidationException");
+        assert_eq!(msg, format!("1 validation error detected: {NEST}"), "list: {list}");
     }
     let mut item = key();
-    item["deep"] = v;
-    let (kind, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": item}))));
-    assert_eq!(kind, "ValidationException");
-    assert_eq!(msg, "Nesting Levels have exceeded supported limits");
+    item["deep"] = nested(61, false);
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": item.clone()}))));
+    assert_eq!(msg, format!("1 validation error detected: {NEST}"));
+    item["deep"] = nested(63, false);
+    let (_, msg) = err(e.put_item(req(json!({"TableName": "tbl", "Item": item}))));
+    assert_eq!(msg, NEST);
+}
+
+#[test]
+fn a_too_deep_expression_value_of_update_item_is_refused_before_the_condition() {
+    let e = engine_with_table();
+    put(&e, key());
+    let update = |wraps: usize| {
+        e.update_item(req(json!({
+            "TableName": "tbl", "Key": key(), "UpdateExpression": "SET t = :t",
+            "ConditionExpression": "#d = :deep", "ExpressionAttributeNames": {"#d": "data"},
+            "ExpressionAttributeValues": {":t": {"S": "y"}, ":deep": nested(wraps, false)}
+        })))
+    };
+    assert_eq!(err(update(31)).0, "ConditionalCheckFailedException");
+    assert_eq!(err(update(32)).1, format!("1 validation error detected: {NEST}"));
+    assert_eq!(
+        err(update(63)).1,
+        format!("ExpressionAttributeValues contains invalid value: {NEST} for key :deep")
+    );
+}
+
+#[test]
+fn batch_write_and_transaction_puts_refuse_deep_items_without_the_envelope() {
+    let e = engine_with_table();
+    let mut item = key();
+    item["deep"] = nested(32, false);
+    let (kind, msg) = err(
+        e.batch_write_item(req(json!({"RequestItems": {"tbl": [{"PutRequest": {"Item": item.clone()}}]}})))
+    );
+    assert_eq!((kind.as_str(), msg.as_str()), ("ValidationException", NEST));
+    let (kind, msg) = err(
+        e.transact_write_items(req(json!({"TransactItems": [{"Put": {"TableName": "tbl", "Item": item}}]})))
+    );
+    assert_eq!((kind.as_str(), msg.as_str()), ("ValidationException", NEST));
 }
 
 #[test]

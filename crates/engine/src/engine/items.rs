@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use monotable_expr::{Condition, ExpressionKind, Params, Projection, UpdateAction, UpdatePlan};
-use monotable_types::Item;
+use monotable_types::{AttributeValue, Item};
 
 use super::capacity::{self, Report, WriteCost};
 use super::legacy;
@@ -71,6 +71,9 @@ pub(super) fn check_placeholders(
         for k in keys {
             validate::check_nested_names(&values[k])?;
             validate::check_values(std::iter::once(&values[k])).map_err(|e| {
+                if validate::is_enveloped_nesting(&e, values[k].depth()) {
+                    return validate::nesting_for_single_item(e, values[k].depth());
+                }
                 Error::validation(format!(
                     "ExpressionAttributeValues contains invalid value: {} for key {k}",
                     e.message
@@ -479,7 +482,10 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
     let w = old_image_write!(input);
     w.check("item", item.is_some())?;
     let item = item.unwrap_or_default();
-    validate::check_values(item.values())?;
+    validate::check_values(item.values()).map_err(|e| {
+        let depth = item.values().map(AttributeValue::depth).max().unwrap_or(0);
+        validate::nesting_for_single_item(e, depth)
+    })?;
     let condition = w.condition()?;
     let table = validated_table(inner, w.table_name)?;
     let schema = table.schema();
