@@ -218,6 +218,55 @@ async fn select_without_a_partition_key_equality_reads_like_scan(client: &Client
     assert_eq!(total, 20);
 }
 
+/// The items and capacity of one whole Query of `artist`'s songs from `s05` on.
+async fn songs_from_s05(client: &Client, artist: &str) -> (Vec<Item>, f64) {
+    let q = client
+        .query()
+        .table_name("music")
+        .key_condition_expression("Artist = :a AND SongTitle >= :s")
+        .expression_attribute_values(":a", s(artist))
+        .expression_attribute_values(":s", s("s05"))
+        .return_consumed_capacity(TOTAL)
+        .send()
+        .await
+        .unwrap();
+    (q.items().to_vec(), q.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default())
+}
+
+// Source: ql-reference.select.html — "To ensure that a SELECT statement does not result in a
+// full table scan, the WHERE clause condition must specify a partition key. Use the equality
+// or IN operator." An IN list reads like one Query per distinct value, in the list's order.
+async fn select_with_a_partition_key_in_list_reads_like_one_query_per_value(client: &Client) {
+    let text = r#"SELECT * FROM music WHERE Artist IN ['a2', 'a0', 'a2'] AND SongTitle >= 's05'"#;
+    let ((a2, cap2), (a0, cap0)) = (songs_from_s05(client, "a2").await, songs_from_s05(client, "a0").await);
+    let expected: Vec<Item> = a2.into_iter().chain(a0).collect();
+    assert_eq!(expected.len(), 10);
+    let (items, cap) = statement(client, text, vec![]).await;
+    assert_eq!(items, expected);
+    assert_eq!(cap, Some(cap2 + cap0), "the two queries' capacity, not a scan's");
+    let mut token: Option<String> = None;
+    let (mut paged, mut pages) = (Vec::new(), 0);
+    loop {
+        let out = client
+            .execute_statement()
+            .statement(text)
+            .limit(4)
+            .set_next_token(token.clone())
+            .send()
+            .await
+            .unwrap();
+        assert!(out.items().len() <= 4);
+        paged.extend(out.items().iter().cloned());
+        pages += 1;
+        token = out.next_token().map(str::to_owned);
+        if token.is_none() {
+            break;
+        }
+    }
+    assert_eq!(paged, expected, "pages of 4 across both partitions");
+    assert_eq!(pages, 3);
+}
+
 // Source: ql-operators.html (NOT, AND, OR, IS [NOT] MISSING, IS [NOT] NULL, IN) and
 // ql-functions.html (begins_with, contains, size, attribute_type).
 async fn boolean_operators_and_functions_filter_like_their_expressions(client: &Client) {
@@ -539,6 +588,7 @@ async fn scenario(client: &Client) {
     select_with_the_whole_key_reads_like_get_item(client).await;
     select_with_a_partition_key_equality_reads_like_query_page_by_page(client).await;
     select_without_a_partition_key_equality_reads_like_scan(client).await;
+    select_with_a_partition_key_in_list_reads_like_one_query_per_value(client).await;
     boolean_operators_and_functions_filter_like_their_expressions(client).await;
     select_on_an_index_reads_like_a_query_on_the_index(client).await;
     insert_refuses_a_duplicate_key(client).await;

@@ -50,12 +50,23 @@ pub(super) fn add_capacity(totals: &mut BTreeMap<String, ConsumedCapacity>, c: O
         add(&mut mine.read_capacity_units, t.read_capacity_units);
         add(&mut mine.write_capacity_units, t.write_capacity_units);
     }
+    for (mine, theirs) in [
+        (&mut total.global_secondary_indexes, c.global_secondary_indexes),
+        (&mut total.local_secondary_indexes, c.local_secondary_indexes),
+    ] {
+        for (name, t) in theirs.into_iter().flatten() {
+            let mine = mine.get_or_insert_with(Default::default).entry(name).or_default();
+            add(&mut mine.capacity_units, t.capacity_units);
+            add(&mut mine.read_capacity_units, t.read_capacity_units);
+            add(&mut mine.write_capacity_units, t.write_capacity_units);
+        }
+    }
 }
 
 fn table_of(planned: &Plan) -> Option<String> {
     match planned {
         Plan::Get(i) => i.table_name.clone(),
-        Plan::Query(i) => i.table_name.clone(),
+        Plan::Query(i) | Plan::QueryEach { query: i, .. } => i.table_name.clone(),
         Plan::Scan(i) => i.table_name.clone(),
         Plan::Insert(i) => i.table_name.clone(),
         Plan::Update(i) => i.table_name.clone(),

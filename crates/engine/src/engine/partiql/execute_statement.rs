@@ -64,6 +64,10 @@ pub(super) fn run(inner: &Inner, planned: Plan) -> Result<ExecuteStatementOutput
             let out = read::query(inner, i)?;
             page(out.items, out.last_evaluated_key, out.consumed_capacity)
         }
+        Plan::QueryEach { query, pk, in_value, values } => {
+            let out = super::query_each::run(inner, query, &pk, &in_value, &values)?;
+            page(out.items, out.last_evaluated_key, out.consumed_capacity)
+        }
         Plan::Scan(i) => {
             let out = read::scan(inner, i)?;
             page(out.items, out.last_evaluated_key, out.consumed_capacity)

@@ -148,6 +148,8 @@ fn write_item(p: Plan) -> TransactWriteItem {
             }),
             ..TransactWriteItem::default()
         },
-        Plan::Get(_) | Plan::Query(_) | Plan::Scan(_) => TransactWriteItem::default(),
+        Plan::Get(_) | Plan::Query(_) | Plan::QueryEach { .. } | Plan::Scan(_) => {
+            TransactWriteItem::default()
+        }
     }
 }

@@ -11,6 +11,7 @@ mod execute_statement;
 mod execute_transaction;
 mod exprs;
 mod plan;
+mod query_each;
 
 pub(super) use batch_execute_statement::batch_execute_statement;
 pub(super) use execute_statement::execute_statement;

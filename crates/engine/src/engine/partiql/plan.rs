@@ -5,7 +5,9 @@
 //! A `SELECT` whose `WHERE` fixes every key attribute of the table by equality (and nothing
 //! else) runs as GetItem; one that fixes the partition key by equality runs as a Query (a
 //! condition on the sort key, when there is one DynamoDB can use, becomes its key condition,
-//! the rest its filter); any other `SELECT` is a Scan with the whole `WHERE` as its filter,
+//! the rest its filter); one that lists the partition key's values with `IN` runs as one such
+//! Query per distinct value (see `query_each`); any other `SELECT` is a Scan with the whole
+//! `WHERE` as its filter,
 //! as DynamoDB documents ("Using the SELECT statement can result in a full table scan if an
 //! equality or IN condition with a partition key is not provided in the WHERE clause",
 //! https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.select.html).
@@ -35,6 +37,14 @@ pub(super) struct Options {
 pub(super) enum Plan {
     Get(GetItemInput),
     Query(QueryInput),
+    /// One Query per partition key value of `pk IN [...]`, read one after the other; the
+    /// key condition names the value as `in_value`, which each query sets.
+    QueryEach {
+        query: QueryInput,
+        pk: String,
+        in_value: String,
+        values: Vec<AttributeValue>,
+    },
     Scan(ScanInput),
     /// PutItem guarded by `attribute_not_exists` on the partition key.
     Insert(PutItemInput),
@@ -44,7 +54,7 @@ pub(super) enum Plan {
 
 impl Plan {
     pub fn is_read(&self) -> bool {
-        matches!(self, Plan::Get(_) | Plan::Query(_) | Plan::Scan(_))
+        matches!(self, Plan::Get(_) | Plan::Query(_) | Plan::QueryEach { .. } | Plan::Scan(_))
     }
 }
 
@@ -92,6 +102,16 @@ fn conjuncts(e: &Expr) -> Vec<&Expr> {
 /// True when `e` is the bare top-level attribute `name`.
 fn is_attr(e: &Expr, name: &str) -> bool {
     matches!(e, Expr::Path(p) if p.steps.is_empty() && p.root == name)
+}
+
+/// The constants of `name IN [...]`, if `e` is such a condition on a bare attribute.
+fn in_list<'e>(e: &'e Expr, name: &str) -> Option<&'e [Expr]> {
+    match e {
+        Expr::In(a, items) if is_attr(a, name) && items.iter().all(monotable_partiql::is_constant) => {
+            Some(items)
+        }
+        _ => None,
+    }
 }
 
 /// The constant `name` is compared equal to in `e`, if `e` is such an equality.
@@ -156,6 +176,8 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
     let all = s.condition.as_ref().map(conjuncts).unwrap_or_default();
     let pk = &key.pk.name;
     let pk_at = if single { all.iter().position(|c| equality(c, pk).is_some()) } else { None };
+    let in_at =
+        if single && pk_at.is_none() { all.iter().position(|c| in_list(c, pk).is_some()) } else { None };
     for order in &s.order_by {
         let on_key = order.path.steps.is_empty() && key.attrs().any(|a| a.name == order.path.root);
         if !on_key {
@@ -170,24 +192,9 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
             ));
         }
     }
-    let Some(pk_at) = pk_at else {
-        let filter = match &s.condition {
-            Some(c) => Some(p.condition(c)?),
-            None => None,
-        };
-        return Ok(Plan::Scan(ScanInput {
-            table_name: Some(s.from.table.clone()),
-            index_name: s.from.index.clone(),
-            limit: o.limit,
-            exclusive_start_key: o.start_key.clone(),
-            return_consumed_capacity: o.return_consumed_capacity.clone(),
-            projection_expression: projection,
-            filter_expression: filter,
-            consistent_read: o.consistent_read,
-            expression_attribute_names: some_map(p.names),
-            expression_attribute_values: some_map(p.values),
-            ..ScanInput::default()
-        }));
+    let pk_at = match (pk_at, in_at) {
+        (Some(at), _) | (None, Some(at)) => at,
+        (None, None) => return scan(s, &mut p, projection, o),
     };
     let sk_at = key
         .sk
@@ -196,6 +203,7 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
     let sk_eq = key.sk.as_ref().zip(sk_at).is_some_and(|(sk, i)| equality(all[i], &sk.name).is_some());
     let whole_key = key.sk.is_none() || sk_eq;
     if s.from.index.is_none()
+        && in_at.is_none()
         && whole_key
         && all.len() == 1 + usize::from(key.sk.is_some())
         && s.order_by.is_empty()
@@ -216,13 +224,37 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
             ..GetItemInput::default()
         }));
     }
-    let key_parts: Vec<&Expr> = [Some(pk_at), sk_at].into_iter().flatten().map(|i| all[i]).collect();
+    // With IN, the partition condition is `pk = <one of the values>`, set per query.
+    let mut in_values = Vec::new();
+    if let Some(items) = in_at.and_then(|i| in_list(all[i], pk)) {
+        for item in items {
+            let v = p.constant(item)?;
+            if !in_values.contains(&v) {
+                in_values.push(v);
+            }
+        }
+    }
+    let in_value = in_values.first().cloned().map(|v| p.value(v));
+    let sk_part: Vec<&Expr> = sk_at.map(|i| all[i]).into_iter().collect();
+    let key_condition = match &in_value {
+        Some(placeholder) => {
+            let pk_name = p.name(pk);
+            let sk = and_of(&mut p, &sk_part)?;
+            Some(sk.map_or_else(
+                || format!("{pk_name} = {placeholder}"),
+                |sk| format!("({pk_name} = {placeholder}) AND {sk}"),
+            ))
+        }
+        None => {
+            let key_parts: Vec<&Expr> = [Some(pk_at), sk_at].into_iter().flatten().map(|i| all[i]).collect();
+            and_of(&mut p, &key_parts)?
+        }
+    };
     let rest: Vec<&Expr> =
         all.iter().enumerate().filter(|(i, _)| *i != pk_at && Some(*i) != sk_at).map(|(_, c)| *c).collect();
-    let key_condition = and_of(&mut p, &key_parts)?;
     let filter = and_of(&mut p, &rest)?;
     let descending = s.order_by.first().is_some_and(|o| o.descending);
-    Ok(Plan::Query(QueryInput {
+    let query = QueryInput {
         table_name: Some(s.from.table.clone()),
         index_name: s.from.index.clone(),
         limit: o.limit,
@@ -236,6 +268,36 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
         expression_attribute_names: some_map(p.names),
         expression_attribute_values: some_map(p.values),
         ..QueryInput::default()
+    };
+    Ok(match in_value {
+        Some(in_value) => Plan::QueryEach { query, pk: pk.clone(), in_value, values: in_values },
+        None => Plan::Query(query),
+    })
+}
+
+/// A `SELECT` DynamoDB runs as a full scan: the whole `WHERE` is the filter.
+fn scan(
+    s: &Select,
+    p: &mut Placeholders<'_>,
+    projection: Option<String>,
+    o: &Options,
+) -> Result<Plan, Error> {
+    let filter = match &s.condition {
+        Some(c) => Some(p.condition(c)?),
+        None => None,
+    };
+    Ok(Plan::Scan(ScanInput {
+        table_name: Some(s.from.table.clone()),
+        index_name: s.from.index.clone(),
+        limit: o.limit,
+        exclusive_start_key: o.start_key.clone(),
+        return_consumed_capacity: o.return_consumed_capacity.clone(),
+        projection_expression: projection,
+        filter_expression: filter,
+        consistent_read: o.consistent_read,
+        expression_attribute_names: some_map(std::mem::take(&mut p.names)),
+        expression_attribute_values: some_map(std::mem::take(&mut p.values)),
+        ..ScanInput::default()
     }))
 }
 
