@@ -267,6 +267,85 @@ async fn select_with_a_partition_key_in_list_reads_like_one_query_per_value(clie
     assert_eq!(pages, 3);
 }
 
+async fn titles(client: &Client, text: &str, limit: Option<i32>) -> Vec<String> {
+    let mut token: Option<String> = None;
+    let mut out = Vec::new();
+    loop {
+        let page = client
+            .execute_statement()
+            .statement(text)
+            .set_limit(limit)
+            .set_next_token(token.clone())
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{text}: {:?}", e.into_service_error()));
+        for item in page.items() {
+            let (Some(AttributeValue::S(a)), Some(AttributeValue::S(t))) =
+                (item.get("Artist"), item.get("SongTitle"))
+            else {
+                panic!("{item:?}")
+            };
+            out.push(format!("{a}/{t}"));
+        }
+        token = page.next_token().map(str::to_owned);
+        if token.is_none() {
+            return out;
+        }
+    }
+}
+
+// Source: the ORDER BY rules and texts recorded against DynamoDB (eu-west-2, 2026-09-17) in a
+// Java DynamoDB emulator's PartiQL suite (`ordersByTheKey`, `refusesAnOrderByItCannotServe`):
+// without its own term the partition key sorts ascending and the sort key descending, even
+// under `ORDER BY pk ASC`; several partition key values need a partition key term.
+async fn order_by_sorts_partitions_and_sort_keys_as_dynamodb_does(client: &Client) {
+    let songs = |artists: &[&str], descending: bool| {
+        let mut out = Vec::new();
+        for a in artists {
+            let mut t: Vec<String> = (0..10).map(|t| format!("{a}/s{t:02}")).collect();
+            if descending {
+                t.reverse();
+            }
+            out.extend(t);
+        }
+        out
+    };
+    let in_list = r#"SELECT * FROM music WHERE Artist IN ['a0', 'a2']"#;
+    assert_eq!(
+        titles(client, &format!("{in_list} ORDER BY Artist DESC, SongTitle ASC"), None).await,
+        songs(&["a2", "a0"], false)
+    );
+    assert_eq!(
+        titles(client, &format!("{in_list} ORDER BY Artist DESC"), Some(4)).await,
+        songs(&["a2", "a0"], true)
+    );
+    assert_eq!(
+        titles(client, r#"SELECT * FROM music WHERE Artist IN ['a2', 'a0'] ORDER BY Artist"#, Some(7)).await,
+        songs(&["a0", "a2"], true)
+    );
+    assert_eq!(
+        titles(client, r#"SELECT * FROM music WHERE Artist = 'a1' ORDER BY Artist ASC"#, None).await,
+        songs(&["a1"], true)
+    );
+    for (text, message) in [
+        (r#"SELECT * FROM music ORDER BY SongTitle"#, "Must have WHERE clause in the statement when using ORDER BY clause."),
+        (
+            r#"SELECT * FROM music WHERE Artist = 'a1' ORDER BY "year" DESC"#,
+            "Attribute year in ORDER BY clause must be part of the primary key",
+        ),
+        (
+            r#"SELECT * FROM music WHERE Artist > 'a' ORDER BY SongTitle"#,
+            "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.",
+        ),
+        (
+            r#"SELECT * FROM music WHERE Artist IN ['a0', 'a1'] ORDER BY SongTitle DESC"#,
+            "Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause.",
+        ),
+    ] {
+        assert_eq!(statement_error(client, text).await, ("ValidationException".to_owned(), message.to_owned()), "{text}");
+    }
+}
+
 // Source: ql-operators.html (NOT, AND, OR, IS [NOT] MISSING, IS [NOT] NULL, IN) and
 // ql-functions.html (begins_with, contains, size, attribute_type).
 async fn boolean_operators_and_functions_filter_like_their_expressions(client: &Client) {
@@ -589,6 +668,7 @@ async fn scenario(client: &Client) {
     select_with_a_partition_key_equality_reads_like_query_page_by_page(client).await;
     select_without_a_partition_key_equality_reads_like_scan(client).await;
     select_with_a_partition_key_in_list_reads_like_one_query_per_value(client).await;
+    order_by_sorts_partitions_and_sort_keys_as_dynamodb_does(client).await;
     boolean_operators_and_functions_filter_like_their_expressions(client).await;
     select_on_an_index_reads_like_a_query_on_the_index(client).await;
     insert_refuses_a_duplicate_key(client).await;

@@ -178,20 +178,7 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
     let pk_at = if single { all.iter().position(|c| equality(c, pk).is_some()) } else { None };
     let in_at =
         if single && pk_at.is_none() { all.iter().position(|c| in_list(c, pk).is_some()) } else { None };
-    for order in &s.order_by {
-        let on_key = order.path.steps.is_empty() && key.attrs().any(|a| a.name == order.path.root);
-        if !on_key {
-            return Err(Error::validation(format!(
-                "Attribute {} in ORDER BY clause must be part of the primary key",
-                order.path.root
-            )));
-        }
-        if pk_at.is_none() {
-            return Err(Error::validation(
-                "Must have WHERE clause in the statement when using ORDER BY clause.",
-            ));
-        }
-    }
+    check_order_by(s, key, &all)?;
     let pk_at = match (pk_at, in_at) {
         (Some(at), _) | (None, Some(at)) => at,
         (None, None) => return scan(s, &mut p, projection, o),
@@ -253,7 +240,18 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
     let rest: Vec<&Expr> =
         all.iter().enumerate().filter(|(i, _)| *i != pk_at && Some(*i) != sk_at).map(|(_, c)| *c).collect();
     let filter = and_of(&mut p, &rest)?;
-    let descending = s.order_by.first().is_some_and(|o| o.descending);
+    // With ORDER BY, the sort key runs the way its own term says and descending without one,
+    // even under `ORDER BY pk ASC`; the partition key ascending without its own term (source
+    // of check_order_by).
+    let term = |name: &str| s.order_by.iter().find(|t| t.path.steps.is_empty() && t.path.root == name);
+    let descending = !s.order_by.is_empty()
+        && key.sk.as_ref().is_some_and(|sk| term(&sk.name).is_none_or(|t| t.descending));
+    if !s.order_by.is_empty() {
+        in_values.sort_by(key_order);
+        if term(pk).is_some_and(|t| t.descending) {
+            in_values.reverse();
+        }
+    }
     let query = QueryInput {
         table_name: Some(s.from.table.clone()),
         index_name: s.from.index.clone(),
@@ -273,6 +271,63 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
         Some(in_value) => Plan::QueryEach { query, pk: pk.clone(), in_value, values: in_values },
         None => Plan::Query(query),
     })
+}
+
+/// DynamoDB's rules for `ORDER BY`, in its order of checks. Source: the wording and the rules
+/// as recorded against DynamoDB (eu-west-2, 2026-09-17) in the PartiQL tests of a Java
+/// DynamoDB emulator's suite (`ordersByTheKey`, `refusesAnOrderByItCannotServe`): no `WHERE`;
+/// a term on a non-key attribute; no equality or IN on the partition key; several partition
+/// key values without a partition key term.
+fn check_order_by(s: &Select, key: &KeySchema, all: &[&Expr]) -> Result<(), Error> {
+    if s.order_by.is_empty() {
+        return Ok(());
+    }
+    if s.condition.is_none() {
+        return Err(Error::validation("Must have WHERE clause in the statement when using ORDER BY clause."));
+    }
+    for order in &s.order_by {
+        let on_key = order.path.steps.is_empty() && key.attrs().any(|a| a.name == order.path.root);
+        if !on_key {
+            return Err(Error::validation(format!(
+                "Attribute {} in ORDER BY clause must be part of the primary key",
+                order.path.root
+            )));
+        }
+    }
+    let pk = &key.pk.name;
+    let single = key.pk_more.is_empty() && key.sk_more.is_empty();
+    let hash_conditions: usize = all
+        .iter()
+        .map(|c| match (equality(c, pk), in_list(c, pk)) {
+            _ if !single => 0,
+            (Some(_), _) => 1,
+            (None, Some(items)) => items.len(),
+            (None, None) => 0,
+        })
+        .sum();
+    if hash_conditions == 0 {
+        return Err(Error::validation(
+            "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.",
+        ));
+    }
+    let orders_by_pk = s.order_by.iter().any(|t| t.path.steps.is_empty() && t.path.root == *pk);
+    if hash_conditions > 1 && !orders_by_pk {
+        return Err(Error::validation(
+            "Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause.",
+        ));
+    }
+    Ok(())
+}
+
+/// The order of two key values of one attribute (strings and binary by bytes, numbers by
+/// value).
+fn key_order(a: &AttributeValue, b: &AttributeValue) -> std::cmp::Ordering {
+    match (a, b) {
+        (AttributeValue::S(x), AttributeValue::S(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (AttributeValue::N(x), AttributeValue::N(y)) => x.cmp(y),
+        (AttributeValue::B(x), AttributeValue::B(y)) => x.cmp(y),
+        _ => std::cmp::Ordering::Equal,
+    }
 }
 
 /// A `SELECT` DynamoDB runs as a full scan: the whole `WHERE` is the filter.
