@@ -346,6 +346,26 @@ async fn order_by_sorts_partitions_and_sort_keys_as_dynamodb_does(client: &Clien
     }
 }
 
+// Source: characterised on DynamoDB (eu-west-1, 2026-09-03), as recorded in a Java DynamoDB
+// emulator's PartiQL handler: a NextToken replayed against another statement or other
+// parameters is refused, another Limit is accepted; an unreadable token is invalid.
+async fn a_next_token_belongs_to_its_statement_and_parameters(client: &Client) {
+    let text = r#"SELECT * FROM music WHERE Artist = ?"#;
+    let first = client.execute_statement().statement(text).parameters(s("a1")).limit(3).send().await.unwrap();
+    let token = first.next_token().expect("a second page").to_owned();
+    let next = client.execute_statement().statement(text).parameters(s("a1")).limit(5).next_token(&token);
+    assert_eq!(next.send().await.unwrap().items().len(), 5, "another Limit is accepted");
+    let refused = |statement: &str, param: &str| {
+        client.execute_statement().statement(statement).parameters(s(param)).next_token(&token).send()
+    };
+    for (statement, param) in [(text, "a2"), (r#"SELECT Artist FROM music WHERE Artist = ?"#, "a1")] {
+        let e = refused(statement, param).await.expect_err(statement).into_service_error();
+        assert_eq!(e.message(), Some("NextToken does not match request"), "{statement} {param}");
+    }
+    let e = client.execute_statement().statement(text).parameters(s("a1")).next_token("%%%").send().await;
+    assert_eq!(e.expect_err("garbage").into_service_error().message(), Some("Invalid NextToken"));
+}
+
 // Source: ql-operators.html (NOT, AND, OR, IS [NOT] MISSING, IS [NOT] NULL, IN) and
 // ql-functions.html (begins_with, contains, size, attribute_type).
 async fn boolean_operators_and_functions_filter_like_their_expressions(client: &Client) {
@@ -669,6 +689,7 @@ async fn scenario(client: &Client) {
     select_without_a_partition_key_equality_reads_like_scan(client).await;
     select_with_a_partition_key_in_list_reads_like_one_query_per_value(client).await;
     order_by_sorts_partitions_and_sort_keys_as_dynamodb_does(client).await;
+    a_next_token_belongs_to_its_statement_and_parameters(client).await;
     boolean_operators_and_functions_filter_like_their_expressions(client).await;
     select_on_an_index_reads_like_a_query_on_the_index(client).await;
     insert_refuses_a_duplicate_key(client).await;

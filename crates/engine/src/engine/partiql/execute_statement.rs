@@ -8,15 +8,47 @@ use crate::engine::{items, read, Inner};
 use crate::validate::Constraints;
 use crate::{Error, ErrorKind};
 
-/// The `NextToken` of a page: the page's `LastEvaluatedKey` as base64 JSON.
-fn next_token(key: &Key) -> String {
-    base64::engine::general_purpose::STANDARD.encode(serde_json::to_vec(key).unwrap_or_default())
+/// What a `NextToken` is bound to: the statement's text and parameters (FNV-1a, 64 bits). A
+/// token replayed with another statement or other parameters is refused with "NextToken does
+/// not match request", while another `Limit` or `ConsistentRead` is accepted (characterised
+/// on DynamoDB, eu-west-1, 2026-09-03, as recorded in a Java DynamoDB emulator's PartiQL
+/// handler).
+fn binding(statement: &str, params: &[monotable_types::AttributeValue]) -> String {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes.iter().chain(&[0u8]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(statement.as_bytes());
+    for p in params {
+        eat(&serde_json::to_vec(p).unwrap_or_default());
+    }
+    format!("{h:016x}")
 }
 
-fn start_key(token: &str) -> Result<Key, Error> {
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Token {
+    /// The page's `LastEvaluatedKey`.
+    k: Key,
+    /// The request it belongs to ([`binding`]).
+    b: String,
+}
+
+/// The `NextToken` of a page: its `LastEvaluatedKey` and binding as base64 JSON.
+fn next_token(key: Key, binding: String) -> String {
+    let token = Token { k: key, b: binding };
+    base64::engine::general_purpose::STANDARD.encode(serde_json::to_vec(&token).unwrap_or_default())
+}
+
+fn start_key(token: &str, binding: &str) -> Result<Key, Error> {
     let invalid = || Error::validation("Invalid NextToken");
     let bytes = base64::engine::general_purpose::STANDARD.decode(token).map_err(|_| invalid())?;
-    serde_json::from_slice(&bytes).map_err(|_| invalid())
+    let token: Token = serde_json::from_slice(&bytes).map_err(|_| invalid())?;
+    if token.b != binding {
+        return Err(Error::validation("NextToken does not match request"));
+    }
+    Ok(token.k)
 }
 
 pub(in crate::engine) fn execute_statement(
@@ -27,26 +59,29 @@ pub(in crate::engine) fn execute_statement(
     c.not_null("statement", input.statement.is_some());
     c.finish()?;
     let statement = input.statement.unwrap_or_default();
+    let params = input.parameters.unwrap_or_default();
+    let bound = binding(&statement, &params);
     let options = Options {
         consistent_read: input.consistent_read,
         limit: input.limit,
-        start_key: input.next_token.as_deref().map(start_key).transpose()?,
+        start_key: input.next_token.as_deref().map(|t| start_key(t, &bound)).transpose()?,
         return_consumed_capacity: input.return_consumed_capacity,
         on_condition_failure: input.return_values_on_condition_check_failure,
     };
-    let params = input.parameters.unwrap_or_default();
     let (_, planned) = plan(inner, &statement, &params, &options)?;
     if options.start_key.is_some() && !planned.is_read() {
         return Err(Error::validation("NextToken is only valid on a SELECT statement"));
     }
-    run(inner, planned)
+    let mut out = run(inner, planned)?;
+    out.next_token = out.last_evaluated_key.clone().map(|k| next_token(k, bound));
+    Ok(out)
 }
 
 /// Runs a planned statement and shapes its answer.
 pub(super) fn run(inner: &Inner, planned: Plan) -> Result<ExecuteStatementOutput, Error> {
     let page = |items: Option<Vec<SharedItem>>, last: Option<Key>, capacity| ExecuteStatementOutput {
         items: Some(items.unwrap_or_default()),
-        next_token: last.as_ref().map(next_token),
+        next_token: None,
         last_evaluated_key: last,
         consumed_capacity: capacity,
     };
