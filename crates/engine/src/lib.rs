@@ -17,6 +17,7 @@
 pub mod api;
 mod engine;
 mod error;
+mod hash;
 pub mod keys;
 pub mod storage;
 mod stream;

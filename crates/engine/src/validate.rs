@@ -134,7 +134,7 @@ pub(crate) fn check_nested_names(v: &AttributeValue) -> Result<(), Error> {
 pub(crate) const MAX_DEPTH: usize = 32;
 
 /// DynamoDB's text for a value nested too deeply; PutItem and UpdateItem put it in the
-/// `1 validation error detected: ` envelope (see [`nesting_for_single_item`]), BatchWriteItem
+/// `1 validation error detected: ` envelope (see [`enveloped_nesting`]), BatchWriteItem
 /// and TransactWriteItems do not (same source).
 pub(crate) const NESTING_TOO_DEEP: &str =
     "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
@@ -144,18 +144,11 @@ pub(crate) const NESTING_TOO_DEEP: &str =
 /// that drops the envelope (same source).
 const SECOND_CHECK_DEPTH: usize = 62;
 
-/// PutItem's form of a nesting refusal of a value `depth` levels deep (other errors pass
-/// through unchanged).
-pub(crate) fn nesting_for_single_item(e: Error, depth: usize) -> Error {
-    if e.message != NESTING_TOO_DEEP || depth > SECOND_CHECK_DEPTH {
-        return e;
-    }
-    Error::validation(format!("1 validation error detected: {NESTING_TOO_DEEP}"))
-}
-
-/// True when `e` is the nesting refusal and the value is shallow enough for the first check.
-pub(crate) fn is_enveloped_nesting(e: &Error, depth: usize) -> bool {
-    e.message == NESTING_TOO_DEEP && depth <= SECOND_CHECK_DEPTH
+/// The enveloped form PutItem and UpdateItem give `e` when it is the nesting refusal of a
+/// value `depth` levels deep that the first check catches; `None` otherwise.
+pub(crate) fn enveloped_nesting(e: &Error, depth: usize) -> Option<Error> {
+    (e.message == NESTING_TOO_DEEP && depth <= SECOND_CHECK_DEPTH)
+        .then(|| Error::validation(format!("1 validation error detected: {NESTING_TOO_DEEP}")))
 }
 
 /// Checks every value of an item (or of expression values, keys…): sets non-empty and

@@ -71,8 +71,8 @@ pub(super) fn check_placeholders(
         for k in keys {
             validate::check_nested_names(&values[k])?;
             validate::check_values(std::iter::once(&values[k])).map_err(|e| {
-                if validate::is_enveloped_nesting(&e, values[k].depth()) {
-                    return validate::nesting_for_single_item(e, values[k].depth());
+                if let Some(enveloped) = validate::enveloped_nesting(&e, values[k].depth()) {
+                    return enveloped;
                 }
                 Error::validation(format!(
                     "ExpressionAttributeValues contains invalid value: {} for key {k}",
@@ -484,7 +484,7 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
     let item = item.unwrap_or_default();
     validate::check_values(item.values()).map_err(|e| {
         let depth = item.values().map(AttributeValue::depth).max().unwrap_or(0);
-        validate::nesting_for_single_item(e, depth)
+        validate::enveloped_nesting(&e, depth).unwrap_or(e)
     })?;
     let condition = w.condition()?;
     let table = validated_table(inner, w.table_name)?;

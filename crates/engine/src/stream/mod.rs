@@ -88,10 +88,7 @@ pub(crate) struct Log {
 impl Log {
     /// The log of `keyspace`, whose next record gets sequence number `next`.
     pub fn new(keyspace: Arc<dyn Keyspace>, next: u64) -> Log {
-        let salt = keyspace
-            .name()
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
+        let salt = crate::hash::fnv1a(crate::hash::FNV_OFFSET, keyspace.name().as_bytes());
         Log { keyspace, sequencer: Arc::new(Sequencer::new(next)), salt }
     }
 }

@@ -23,11 +23,7 @@ impl Locks {
     pub fn stripe(table_seq: u64, key: &[u8]) -> usize {
         // FNV-1a: fast on short keys, and only spreads keys over stripes (no adversary gains
         // more than lock contention from collisions).
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ table_seq;
-        for &b in key {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        let h = crate::hash::fnv1a(crate::hash::FNV_OFFSET ^ table_seq, key);
         (h as usize) % STRIPES
     }
 

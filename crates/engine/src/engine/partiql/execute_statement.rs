@@ -14,15 +14,11 @@ use crate::{Error, ErrorKind};
 /// on DynamoDB, eu-west-1, 2026-09-03, as recorded in a Java DynamoDB emulator's PartiQL
 /// handler).
 fn binding(statement: &str, params: &[monotable_types::AttributeValue]) -> String {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes.iter().chain(&[0u8]) {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    eat(statement.as_bytes());
+    use crate::hash::{fnv1a, FNV_OFFSET};
+    // Each part is followed by a zero byte, so parts cannot run into each other.
+    let mut h = fnv1a(fnv1a(FNV_OFFSET, statement.as_bytes()), &[0]);
     for p in params {
-        eat(&serde_json::to_vec(p).unwrap_or_default());
+        h = fnv1a(fnv1a(h, &serde_json::to_vec(p).unwrap_or_default()), &[0]);
     }
     format!("{h:016x}")
 }

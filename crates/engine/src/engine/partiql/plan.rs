@@ -247,7 +247,7 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
     let descending = !s.order_by.is_empty()
         && key.sk.as_ref().is_some_and(|sk| term(&sk.name).is_none_or(|t| t.descending));
     if !s.order_by.is_empty() {
-        in_values.sort_by(key_order);
+        in_values.sort_by(|a, b| monotable_expr::compare_scalars(a, b).unwrap_or(std::cmp::Ordering::Equal));
         if term(pk).is_some_and(|t| t.descending) {
             in_values.reverse();
         }
@@ -317,17 +317,6 @@ fn check_order_by(s: &Select, key: &KeySchema, all: &[&Expr]) -> Result<(), Erro
         ));
     }
     Ok(())
-}
-
-/// The order of two key values of one attribute (strings and binary by bytes, numbers by
-/// value).
-fn key_order(a: &AttributeValue, b: &AttributeValue) -> std::cmp::Ordering {
-    match (a, b) {
-        (AttributeValue::S(x), AttributeValue::S(y)) => x.as_bytes().cmp(y.as_bytes()),
-        (AttributeValue::N(x), AttributeValue::N(y)) => x.cmp(y),
-        (AttributeValue::B(x), AttributeValue::B(y)) => x.cmp(y),
-        _ => std::cmp::Ordering::Equal,
-    }
 }
 
 /// A `SELECT` DynamoDB runs as a full scan: the whole `WHERE` is the filter.
