@@ -7,6 +7,7 @@ mod batch;
 mod capacity;
 mod control;
 mod in_flight;
+mod index_projection;
 mod items;
 mod key_names;
 mod legacy;

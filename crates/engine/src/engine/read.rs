@@ -9,6 +9,7 @@ use monotable_expr::{Condition, ExpressionKind, KeyCondition, Params, Projection
 use monotable_types::{item_size, AttributeValue, Item};
 
 use super::capacity::{self, Report};
+use super::index_projection;
 use super::items::{check_placeholders, expr_err};
 use super::legacy;
 use super::util::{project, table_for_item_op};
@@ -552,9 +553,17 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
     params.finish().map_err(expr_err)?;
     let filter_name = if input.filter_expression.is_some() { "Filter Expression" } else { "QueryFilter" };
     check_filter_keys(&order, filter.as_ref(), filter_name)?;
+    index_projection::check_query_filter(target.index.as_deref(), &target.schema.key, filter.as_ref())?;
     let source =
         ProjectionSource::of(input.projection_expression.is_some(), input.attributes_to_get.is_some());
     let select = select(input.select.as_deref(), source, &target, true)?;
+    if select != Select::Count {
+        index_projection::check_read_projection(
+            target.index.as_deref(),
+            &target.schema.key,
+            projection.as_ref(),
+        )?;
+    }
     let reverse = input.scan_index_forward == Some(false);
     let range = key_range(&order, &kc, reverse)?;
     let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
@@ -657,6 +666,13 @@ pub(super) fn scan(inner: &Inner, input: ScanInput) -> Result<ScanOutput, Error>
     let source =
         ProjectionSource::of(input.projection_expression.is_some(), input.attributes_to_get.is_some());
     let select = select(input.select.as_deref(), source, &target, false)?;
+    if select != Select::Count {
+        index_projection::check_read_projection(
+            target.index.as_deref(),
+            &target.schema.key,
+            projection.as_ref(),
+        )?;
+    }
     let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
     let range = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
     let result = run_page(Page {

@@ -18,6 +18,7 @@ use monotable_types::{AttributeValue, Item};
 
 use super::exprs::{partiql_error, Placeholders};
 use crate::api::*;
+use crate::engine::index_projection;
 use crate::engine::util::lookup;
 use crate::engine::Inner;
 use crate::table::KeySchema;
@@ -178,6 +179,16 @@ fn select(inner: &Inner, s: &Select, params: &[AttributeValue], o: &Options) -> 
     let pk_at = if single { all.iter().position(|c| equality(c, pk).is_some()) } else { None };
     let in_at =
         if single && pk_at.is_none() { all.iter().position(|c| in_list(c, pk).is_some()) } else { None };
+    if let Some(index) = s.from.index.as_deref().and_then(|name| schema.index(name)) {
+        let keyed = pk_at.is_some() || in_at.is_some();
+        index_projection::check_partiql_select(
+            index,
+            &schema.key,
+            &s.projection,
+            s.condition.as_ref(),
+            keyed,
+        )?;
+    }
     check_order_by(s, key, &all)?;
     let pk_at = match (pk_at, in_at) {
         (Some(at), _) | (None, Some(at)) => at,
