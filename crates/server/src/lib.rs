@@ -18,6 +18,7 @@
 mod auth;
 mod cors;
 mod decode;
+mod encode;
 mod encoding;
 mod endpoints;
 mod error;

@@ -14,6 +14,7 @@
 mod civil;
 mod error;
 mod item;
+mod json_out;
 mod number;
 mod value;
 mod wire;
@@ -21,6 +22,7 @@ mod wire;
 pub use civil::civil_from_days;
 pub use error::NumberError;
 pub use item::{Item, Iter, IterMut, Name};
+pub use json_out::{write_item, write_str, write_value};
 pub use number::Number;
 pub use value::{item_size, AttributeType, AttributeValue};
 pub use wire::is_validation_message;

@@ -1,0 +1,251 @@
+//! A direct writer of DynamoDB's JSON wire form for items and values.
+//!
+//! It writes exactly the bytes the serde implementations in `wire.rs` produce through
+//! serde_json (same escapes, same member order, compact), which a proptest checks. It exists
+//! for the server's response paths: through serde, every attribute costs a key, a nested map, a
+//! second key and a value, each a chain of trait calls; a page of 25 items of six attributes
+//! spent more than half of a Query's instructions there. Here an attribute is a few copies.
+//!
+//! Invariant: `write_item(item)` == `serde_json::to_vec(item)`, for every item.
+
+use std::io::Write as _;
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+
+use crate::{AttributeValue, Item};
+
+/// Appends `item` as a JSON object (`{"a":{"S":"x"}}`) to `out`.
+pub fn write_item(item: &Item, out: &mut Vec<u8>) {
+    out.push(b'{');
+    for (i, (name, value)) in item.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(name, out);
+        out.push(b':');
+        write_value(value, out);
+    }
+    out.push(b'}');
+}
+
+/// Appends one attribute value (`{"S":"x"}`) to `out`.
+pub fn write_value(value: &AttributeValue, out: &mut Vec<u8>) {
+    match value {
+        AttributeValue::S(s) => {
+            out.extend_from_slice(br#"{"S":"#);
+            write_str(s, out);
+        }
+        AttributeValue::N(n) => {
+            out.extend_from_slice(br#"{"N":""#);
+            // A number's canonical text never needs escaping.
+            let _ = write!(out, "{n}");
+            out.push(b'"');
+        }
+        AttributeValue::B(b) => {
+            out.extend_from_slice(br#"{"B":"#);
+            write_base64(b, out);
+        }
+        AttributeValue::Bool(true) => out.extend_from_slice(br#"{"BOOL":true"#),
+        AttributeValue::Bool(false) => out.extend_from_slice(br#"{"BOOL":false"#),
+        AttributeValue::Null => out.extend_from_slice(br#"{"NULL":true"#),
+        AttributeValue::M(m) => {
+            out.extend_from_slice(br#"{"M":"#);
+            write_item(m, out);
+        }
+        AttributeValue::L(l) => {
+            out.extend_from_slice(br#"{"L":["#);
+            for (i, v) in l.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_value(v, out);
+            }
+            out.push(b']');
+        }
+        AttributeValue::Ss(v) => {
+            out.extend_from_slice(br#"{"SS":["#);
+            for (i, s) in v.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_str(s, out);
+            }
+            out.push(b']');
+        }
+        AttributeValue::Ns(v) => {
+            out.extend_from_slice(br#"{"NS":["#);
+            for (i, n) in v.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.push(b'"');
+                let _ = write!(out, "{n}");
+                out.push(b'"');
+            }
+            out.push(b']');
+        }
+        AttributeValue::Bs(v) => {
+            out.extend_from_slice(br#"{"BS":["#);
+            for (i, b) in v.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_base64(b, out);
+            }
+            out.push(b']');
+        }
+    }
+    out.push(b'}');
+}
+
+/// Appends `bytes` as a quoted standard base64 string (base64 needs no escaping).
+fn write_base64(bytes: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    let start = out.len();
+    out.resize(start + bytes.len().div_ceil(3) * 4, 0);
+    let written = STANDARD.encode_slice(bytes, &mut out[start..]).unwrap_or(0);
+    out.truncate(start + written);
+    out.push(b'"');
+}
+
+/// True for the bytes JSON must escape: control characters, the quote and the backslash.
+#[inline]
+fn is_escaped(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The length of the longest prefix of `bytes` that needs no escaping. Whole 32-byte blocks
+/// are tested with a branch-free fold, which the compiler turns into vector compares; the
+/// block with the first escape, and the tail, are searched byte by byte.
+fn clean_len(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    for block in bytes.chunks_exact(32) {
+        let hits = block
+            .iter()
+            .fold(0u8, |acc, &b| acc | u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\'));
+        if hits != 0 {
+            break;
+        }
+        n += 32;
+    }
+    let rest = bytes.get(n..).unwrap_or_default();
+    n + rest.iter().position(|&b| is_escaped(b)).unwrap_or(rest.len())
+}
+
+/// Appends the escape of `b` (one of the bytes [`is_escaped`] accepts).
+fn push_escape(b: u8, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match b {
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        0x08 => out.extend_from_slice(b"\\b"),
+        0x0c => out.extend_from_slice(b"\\f"),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        _ => out.extend_from_slice(&[
+            b'\\',
+            b'u',
+            b'0',
+            b'0',
+            HEX[usize::from(b >> 4)],
+            HEX[usize::from(b & 15)],
+        ]),
+    }
+}
+
+/// Appends `s` as a JSON string with serde_json's escapes: `\"`, `\\`, `\b`, `\f`, `\n`,
+/// `\r`, `\t`, other control characters as `\u00XX` (lower-case hex); everything else,
+/// including DEL and non-ASCII, as it is.
+pub fn write_str(s: &str, out: &mut Vec<u8>) {
+    let mut rest = s.as_bytes();
+    out.reserve(rest.len() + 2);
+    out.push(b'"');
+    loop {
+        let clean = clean_len(rest);
+        let (done, tail) = rest.split_at(clean);
+        out.extend_from_slice(done);
+        let Some((&b, tail)) = tail.split_first() else { break };
+        push_escape(b, out);
+        rest = tail;
+    }
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Number;
+
+    fn same(item: &Item) {
+        let mut ours = Vec::new();
+        write_item(item, &mut ours);
+        let reference = serde_json::to_vec(item).unwrap();
+        assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&reference));
+    }
+
+    #[test]
+    fn every_type_is_written_as_serde_json_writes_it() {
+        let n = |s: &str| Number::parse(s).unwrap();
+        let inner: Item = [("x", AttributeValue::Null), ("y", AttributeValue::Bool(false))].into();
+        let item: Item = [
+            ("s", AttributeValue::S("plain".into())),
+            ("n", AttributeValue::N(n("-12.5e3"))),
+            ("b", AttributeValue::B(vec![0, 1, 2, 255, 254])),
+            ("t", AttributeValue::Bool(true)),
+            ("m", AttributeValue::M(inner)),
+            ("l", AttributeValue::L(vec![AttributeValue::S("a".into()), AttributeValue::N(n("1"))])),
+            ("ss", AttributeValue::Ss(vec!["b".into(), "a".into()])),
+            ("ns", AttributeValue::Ns(vec![n("1"), n("0.001")])),
+            ("bs", AttributeValue::Bs(vec![vec![1], vec![], vec![1, 2, 3, 4]])),
+            ("empty", AttributeValue::M(Item::new())),
+        ]
+        .into();
+        same(&item);
+        same(&Item::new());
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let nasty: String = (0u8..0x80).map(char::from).collect::<String>() + "é\u{2028}😀\"\\";
+        for s in [nasty.as_str(), "", "\"", "12345678\"12345678", "1234567\u{1f}", "abcdefgh\\"] {
+            let item: Item = [(s, AttributeValue::S(s.into()))].into();
+            same(&item);
+        }
+    }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn value() -> impl Strategy<Value = AttributeValue> {
+            let leaf = prop_oneof![
+                any::<String>().prop_map(AttributeValue::S),
+                (any::<i64>(), -20i32..20)
+                    .prop_map(|(m, e)| { AttributeValue::N(Number::parse(&format!("{m}e{e}")).unwrap()) }),
+                proptest::collection::vec(any::<u8>(), 0..20).prop_map(AttributeValue::B),
+                any::<bool>().prop_map(AttributeValue::Bool),
+                Just(AttributeValue::Null),
+                proptest::collection::vec(any::<String>(), 1..4).prop_map(AttributeValue::Ss),
+            ];
+            leaf.prop_recursive(3, 24, 4, |inner| {
+                prop_oneof![
+                    proptest::collection::vec(inner.clone(), 0..4).prop_map(AttributeValue::L),
+                    proptest::collection::vec((any::<String>(), inner), 0..4)
+                        .prop_map(|pairs| AttributeValue::M(pairs.into_iter().collect())),
+                ]
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn write_item_equals_serde_json(pairs in proptest::collection::vec((any::<String>(), value()), 0..6)) {
+                let item: Item = pairs.into_iter().collect();
+                let mut ours = Vec::new();
+                write_item(&item, &mut ours);
+                prop_assert_eq!(ours, serde_json::to_vec(&item).unwrap());
+            }
+        }
+    }
+}
