@@ -119,12 +119,14 @@ pub fn run(args: ConsoleArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("could not listen on {}:{}", args.host, args.port))?;
         let address = listener.local_addr()?;
+        // Installed before the banner (see `serve::shutdown_signal`).
+        let shutdown = crate::serve::shutdown_signal();
         println!(
             "monotable console on http://{address}/console/ ({}) for {}\nStop with Ctrl-C.",
             if args.writable { "writable" } else { "read-only" },
             args.endpoint.as_deref().unwrap_or("the AWS default endpoint")
         );
-        monotable_console::serve(listener, console, crate::serve::shutdown_signal()).await?;
+        monotable_console::serve(listener, console, shutdown).await?;
         anyhow::Ok(())
     })
 }

@@ -162,13 +162,15 @@ async fn serve(
             String::new()
         },
     );
+    // Installed before the banner announces the endpoint (see `shutdown_signal`).
+    let shutdown = shutdown_signal();
     // A closed stdout (`monotable serve | head -1`) must not stop the server.
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(banner.as_bytes()).and_then(|()| stdout.flush());
     drop(stdout);
     // A durable engine blocks on group-commit syncs: let many requests wait on one sync.
     let service = Service::new(engine).with_auth(auth).with_blocking_calls(durable);
-    monotable_server::serve_with(listener, service, console, shutdown_signal()).await?;
+    monotable_server::serve_with(listener, service, console, shutdown).await?;
     tracing::info!("stopped");
     Ok(())
 }
@@ -184,25 +186,36 @@ pub(crate) fn init_logging() {
 }
 
 /// Completes on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
-pub(crate) async fn shutdown_signal() {
-    let interrupt = async {
+///
+/// The handlers are installed when this is called, not when the future is first polled:
+/// callers call it before announcing that they serve, so a signal sent right after the banner
+/// (a supervisor, a test) shuts down gracefully instead of killing the process.
+pub(crate) fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let interrupt = signal(SignalKind::interrupt()).ok();
+        let terminate = signal(SignalKind::terminate()).ok();
+        async move {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => tracing::info!("interrupted; shutting down"),
+                () = wait(terminate) => tracing::info!("terminated; shutting down"),
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => tracing::info!("interrupted; shutting down"),
-        () = terminate => tracing::info!("terminated; shutting down"),
+        tracing::info!("interrupted; shutting down");
     }
 }
