@@ -129,9 +129,25 @@ fn clean_len(bytes: &[u8]) -> usize {
         }
         n += 32;
     }
+    // The tail (and most names and short values are all tail): one table lookup per byte
+    // without a branch, then a search only when something needs escaping.
     let rest = bytes.get(n..).unwrap_or_default();
+    if rest.iter().fold(0u8, |acc, &b| acc | ESCAPED[usize::from(b)]) == 0 {
+        return bytes.len();
+    }
     n + rest.iter().position(|&b| is_escaped(b)).unwrap_or(rest.len())
 }
+
+/// `ESCAPED[b]` is 1 for the bytes [`is_escaped`] accepts, 0 for the others.
+static ESCAPED: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b < 0x20 || b == b'"' as usize || b == b'\\' as usize) as u8;
+        b += 1;
+    }
+    table
+};
 
 /// Appends the escape of `b` (one of the bytes [`is_escaped`] accepts).
 fn push_escape(b: u8, out: &mut Vec<u8>) {
