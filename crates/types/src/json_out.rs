@@ -8,8 +8,6 @@
 //!
 //! Invariant: `write_item(item)` == `serde_json::to_vec(item)`, for every item.
 
-use std::io::Write as _;
-
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 
@@ -39,7 +37,7 @@ pub fn write_value(value: &AttributeValue, out: &mut Vec<u8>) {
         AttributeValue::N(n) => {
             out.extend_from_slice(br#"{"N":""#);
             // A number's canonical text never needs escaping.
-            let _ = write!(out, "{n}");
+            n.write_text(out);
             out.push(b'"');
         }
         AttributeValue::B(b) => {
@@ -80,7 +78,7 @@ pub fn write_value(value: &AttributeValue, out: &mut Vec<u8>) {
                     out.push(b',');
                 }
                 out.push(b'"');
-                let _ = write!(out, "{n}");
+                n.write_text(out);
                 out.push(b'"');
             }
             out.push(b']');

@@ -381,34 +381,48 @@ impl FromStr for Number {
 
 /// DynamoDB's canonical text: plain decimal notation, no exponent, no trailing fractional
 /// zeros, no `+`, and `0` for zero.
-impl fmt::Display for Number {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Number {
+    /// Appends the canonical text (what `Display` writes) to `out`, without the formatting
+    /// machinery: the response writer prints a number for every `N` it sends.
+    pub fn write_text(&self, out: &mut Vec<u8>) {
+        let _ = self.pieces(|piece| {
+            out.extend_from_slice(piece.as_bytes());
+            Ok(())
+        });
+    }
+
+    /// Hands the canonical text to `piece` in pieces, from a stack buffer, without allocating.
+    fn pieces(&self, mut piece: impl FnMut(&str) -> fmt::Result) -> fmt::Result {
         if self.is_zero() {
-            return f.write_str("0");
+            return piece("0");
         }
-        // Written in pieces from a stack buffer: numbers are printed for every response that
-        // carries one, and this runs without allocating.
         let mut buf = [0u8; 40];
         let digits = mantissa_digits(self.mantissa.get(), &mut buf);
         if self.negative {
-            f.write_str("-")?;
+            piece("-")?;
         }
         if self.exponent >= 0 {
-            f.write_str(digits)?;
-            write_zeros(f, self.exponent as usize)
+            piece(digits)?;
+            zeros(&mut piece, self.exponent as usize)
         } else {
             let frac = self.exponent.unsigned_abs() as usize;
             if frac >= digits.len() {
-                f.write_str("0.")?;
-                write_zeros(f, frac - digits.len())?;
-                f.write_str(digits)
+                piece("0.")?;
+                zeros(&mut piece, frac - digits.len())?;
+                piece(digits)
             } else {
                 let (int, rest) = digits.split_at(digits.len() - frac);
-                f.write_str(int)?;
-                f.write_str(".")?;
-                f.write_str(rest)
+                piece(int)?;
+                piece(".")?;
+                piece(rest)
             }
         }
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.pieces(|piece| f.write_str(piece))
     }
 }
 
@@ -434,11 +448,11 @@ fn mantissa_digits(m: u128, buf: &mut [u8; 40]) -> &str {
     std::str::from_utf8(&buf[pos..]).unwrap_or("")
 }
 
-fn write_zeros(f: &mut fmt::Formatter<'_>, mut n: usize) -> fmt::Result {
+fn zeros(piece: &mut impl FnMut(&str) -> fmt::Result, mut n: usize) -> fmt::Result {
     const ZEROS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
     while n > 0 {
         let k = n.min(ZEROS.len());
-        f.write_str(&ZEROS[..k])?;
+        piece(&ZEROS[..k])?;
         n -= k;
     }
     Ok(())
