@@ -2,7 +2,7 @@
 //!
 //! Every output goes through sonic-rs (the same bytes serde_json writes, for fewer
 //! instructions), except the items of the read responses that carry many of them: GetItem's
-//! `Item` and Query's and Scan's `Items` are written by [`monotable_types::write_item`], which
+//! `Item`, Query's and Scan's `Items` and BatchGetItem's `Responses` are written by [`monotable_types::write_item`], which
 //! writes the wire form directly instead of through serde's nested maps (a 25-item Query spent
 //! more than half its instructions in serde there). The rest of such a response is still
 //! serialised by sonic-rs and spliced after the items.
@@ -12,7 +12,7 @@
 
 use std::any::Any;
 
-use monotable_engine::{GetItemOutput, QueryOutput, ScanOutput, SharedItem};
+use monotable_engine::{BatchGetItemOutput, GetItemOutput, QueryOutput, ScanOutput, SharedItem};
 use serde::Serialize;
 
 use crate::ServerError;
@@ -31,6 +31,10 @@ pub(crate) fn output<O: Serialize + Any>(mut output: O) -> Result<Vec<u8>, Serve
     if let Some(g) = any.downcast_mut::<GetItemOutput>() {
         let item = g.item.take();
         return with_item(item.as_ref(), g);
+    }
+    if let Some(b) = any.downcast_mut::<BatchGetItemOutput>() {
+        let responses = b.responses.take();
+        return with_responses(responses.as_ref(), b);
     }
     serialize(&output)
 }
@@ -56,14 +60,42 @@ fn with_items(items: Option<&[SharedItem]>, rest: &impl Serialize) -> Result<Vec
     let tail = serialize(rest)?;
     let Some(items) = items else { return Ok(tail) };
     let mut out = Vec::with_capacity(tail.len() + 16 + items.len() * 320);
-    out.extend_from_slice(b"{\"Items\":[");
+    out.extend_from_slice(b"{\"Items\":");
+    write_items(items, &mut out);
+    close_with(&mut out, &tail);
+    Ok(out)
+}
+
+/// Appends `[item, item, ...]`.
+fn write_items(items: &[SharedItem], out: &mut Vec<u8>) {
+    out.push(b'[');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        monotable_types::write_item(item, &mut out);
+        monotable_types::write_item(item, out);
     }
     out.push(b']');
+}
+
+/// `{"Responses":{"table":[...],...}, <rest>}` for BatchGetItem.
+fn with_responses(
+    responses: Option<&std::collections::HashMap<String, Vec<SharedItem>>>,
+    rest: &impl Serialize,
+) -> Result<Vec<u8>, ServerError> {
+    let tail = serialize(rest)?;
+    let Some(responses) = responses else { return Ok(tail) };
+    let mut out = Vec::with_capacity(tail.len() + 64 + responses.values().map(Vec::len).sum::<usize>() * 320);
+    out.extend_from_slice(b"{\"Responses\":{");
+    for (i, (table, items)) in responses.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        monotable_types::write_str(table, &mut out);
+        out.push(b':');
+        write_items(items, &mut out);
+    }
+    out.push(b'}');
     close_with(&mut out, &tail);
     Ok(out)
 }
@@ -143,6 +175,21 @@ mod tests {
         same(GetItemOutput { item: Some(item(7)), consumed_capacity: None });
         same(GetItemOutput { item: Some(item(7)), consumed_capacity: Some(capacity()) });
         same(GetItemOutput { item: None, consumed_capacity: Some(capacity()) });
+    }
+
+    #[test]
+    fn batch_get_responses_are_the_bytes_serde_json_writes() {
+        same(BatchGetItemOutput::default());
+        let mut responses = std::collections::HashMap::new();
+        responses.insert("t\"1".to_string(), vec![item(1), item(2)]);
+        responses.insert("t2".to_string(), vec![]);
+        responses.insert("t3".to_string(), vec![item(3)]);
+        same(BatchGetItemOutput { responses: Some(responses.clone()), ..BatchGetItemOutput::default() });
+        same(BatchGetItemOutput {
+            responses: Some(responses),
+            unprocessed_keys: Some(std::collections::HashMap::new()),
+            consumed_capacity: Some(vec![capacity(), capacity()]),
+        });
     }
 
     #[test]
