@@ -106,15 +106,12 @@ pub enum PackedError {
 }
 
 /// One item in the packed byte form. Cloning shares the bytes. See the module docs.
+///
+/// Just the `Arc<[u8]>` (16 bytes): stores keep one of these per entry per keyspace, so the
+/// header's size and count are read from the bytes when asked for, not cached beside them.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PackedItem {
     bytes: Arc<[u8]>,
-    /// The DynamoDB size, read from the header once.
-    size: u32,
-    /// The attribute count, read from the header once.
-    len: u32,
-    /// Where the first attribute starts.
-    body: u32,
 }
 
 impl PackedItem {
@@ -126,9 +123,8 @@ impl PackedItem {
         out.push(PACKED_VERSION);
         put_varint(&mut out, size);
         put_varint(&mut out, item.len());
-        let start = out.len();
         out.extend_from_slice(&body);
-        PackedItem { bytes: Arc::from(out), size: size as u32, len: item.len() as u32, body: start as u32 }
+        PackedItem { bytes: Arc::from(out) }
     }
 
     /// Checks untrusted bytes (from disk) completely and wraps them.
@@ -143,14 +139,19 @@ impl PackedItem {
         if actual != size {
             return Err(PackedError::Size { header: size, actual });
         }
-        let (size32, len32) = (to_u32(size, 1)?, to_u32(len, 1)?);
-        Ok(PackedItem { bytes, size: size32, len: len32, body: body as u32 })
+        Ok(PackedItem { bytes })
+    }
+
+    /// The header: `(size, count, offset of the first attribute)`. The invariant makes it
+    /// valid; were it not, an empty item's header is returned rather than a panic.
+    fn head(&self) -> (usize, usize, usize) {
+        header(&self.bytes).unwrap_or((0, 0, self.bytes.len()))
     }
 
     /// Unpacks the item.
     pub fn decode(&self) -> Result<Item, PackedError> {
-        let r = Reader::new(&self.bytes, self.body as usize);
-        read_attrs(&r, self.len as usize, 0)
+        let (_, len, body) = header(&self.bytes)?;
+        read_attrs(&Reader::new(&self.bytes, body), len, 0)
     }
 
     /// Unpacks the item, which the type's invariant says cannot fail; should it fail anyway
@@ -163,17 +164,17 @@ impl PackedItem {
 
     /// The item's DynamoDB size ([`crate::item_size`]).
     pub fn size(&self) -> usize {
-        self.size as usize
+        self.head().0
     }
 
     /// The number of attributes.
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.head().1
     }
 
     /// True when the item has no attributes.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// The packed bytes (the format in the module docs).
@@ -183,8 +184,9 @@ impl PackedItem {
 
     /// A view of attribute `name`, found without decoding the other attributes.
     pub fn get(&self, name: &str) -> Option<ValueRef<'_>> {
-        let r = Reader::new(&self.bytes, self.body as usize);
-        for _ in 0..self.len {
+        let (_, len, body) = self.head();
+        let r = Reader::new(&self.bytes, body);
+        for _ in 0..len {
             let k = r.str().ok()?;
             match k.cmp(name) {
                 std::cmp::Ordering::Less => skip_value(&r).ok()?,
@@ -459,10 +461,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn to_u32(v: usize, at: usize) -> Result<u32, PackedError> {
-    u32::try_from(v).map_err(|_| PackedError::Varint(at))
-}
-
 /// The version byte, size and count; returns `(size, count, offset of the first attribute)`.
 fn header(bytes: &[u8]) -> Result<(usize, usize, usize), PackedError> {
     let r = Reader::new(bytes, 0);
@@ -627,8 +625,9 @@ fn value_ref<'a>(r: &Reader<'a>) -> Result<ValueRef<'a>, PackedError> {
 
 impl Serialize for PackedItem {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let r = Reader::new(&self.bytes, self.body as usize);
-        AttrsSer { r: &r, count: self.len as usize }.serialize(serializer)
+        let (_, count, body) = self.head();
+        let r = Reader::new(&self.bytes, body);
+        AttrsSer { r: &r, count }.serialize(serializer)
     }
 }
 

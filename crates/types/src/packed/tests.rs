@@ -176,3 +176,8 @@ fn trailing_bytes_are_refused() {
     bytes.push(0);
     assert!(matches!(PackedItem::from_bytes(bytes), Err(PackedError::Length(_))));
 }
+
+#[test]
+fn a_handle_is_two_words() {
+    assert_eq!(std::mem::size_of::<PackedItem>(), 16);
+}
