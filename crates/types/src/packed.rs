@@ -117,13 +117,15 @@ pub struct PackedItem {
 impl PackedItem {
     /// Packs an item.
     pub fn encode(item: &Item) -> PackedItem {
-        let mut body = Vec::with_capacity(64);
-        let size = write_attrs(item, &mut body);
-        let mut out = Vec::with_capacity(body.len() + 12);
+        // The size goes in the header, ahead of the attributes: measured first (a cheap walk),
+        // so the bytes are written once into one buffer sized for them.
+        let size = crate::item_size(item);
+        let mut out = Vec::with_capacity(size + 16 + 4 * item.len());
         out.push(PACKED_VERSION);
         put_varint(&mut out, size);
         put_varint(&mut out, item.len());
-        out.extend_from_slice(&body);
+        let written = write_attrs(item, &mut out);
+        debug_assert_eq!(written, size);
         PackedItem { bytes: Arc::from(out) }
     }
 
