@@ -28,6 +28,24 @@ pub fn encode_value(value: &AttributeValue, out: &mut Vec<u8>) {
     }
 }
 
+/// [`encode_value`] for an attribute of a stored item read in place (see
+/// [`crate::api::SharedItem::attr`]): the same bytes, without decoding the item.
+pub fn encode_attr(value: &crate::api::AttrRef<'_>, out: &mut Vec<u8>) {
+    use monotable_types::ValueRef;
+    match value {
+        crate::api::AttrRef::Decoded(v) => encode_value(v, out),
+        crate::api::AttrRef::Packed(ValueRef::S(s)) => encode_bytes(s.as_bytes(), out),
+        crate::api::AttrRef::Packed(ValueRef::B(b)) => encode_bytes(b, out),
+        crate::api::AttrRef::Packed(ValueRef::N(text)) => {
+            // Stored numbers are canonical text, which always parses.
+            if let Ok(n) = Number::parse(text) {
+                encode_number(&n, out);
+            }
+        }
+        crate::api::AttrRef::Packed(_) => {}
+    }
+}
+
 /// Appends escaped bytes *without* the terminator: the prefix shared by the encodings of every
 /// string (or binary) that begins with `bytes`. Used for `begins_with` key conditions.
 pub fn encode_bytes_prefix(bytes: &[u8], out: &mut Vec<u8>) {

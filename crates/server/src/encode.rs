@@ -2,9 +2,10 @@
 //!
 //! Every output goes through sonic-rs (the same bytes serde_json writes, for fewer
 //! instructions), except the items of the read responses that carry many of them: GetItem's
-//! `Item`, Query's and Scan's `Items` and BatchGetItem's `Responses` are written by [`monotable_types::write_item`], which
-//! writes the wire form directly instead of through serde's nested maps (a 25-item Query spent
-//! more than half its instructions in serde there). The rest of such a response is still
+//! `Item`, Query's and Scan's `Items` and BatchGetItem's `Responses` are written by
+//! [`SharedItem::write_json`]: straight from a stored item's packed bytes, or by
+//! [`monotable_types::write_item`] for an item the engine built, instead of through serde's
+//! nested maps (a 25-item Query spent more than half its instructions in serde there). The rest of such a response is still
 //! serialised by sonic-rs and spliced after the items.
 //!
 //! Invariant: the bytes equal `serde_json::to_vec(&output)` (tests below), so clients see the
@@ -73,7 +74,7 @@ fn write_items(items: &[SharedItem], out: &mut Vec<u8>) {
         if i > 0 {
             out.push(b',');
         }
-        monotable_types::write_item(item, out);
+        item.write_json(out);
     }
     out.push(b']');
 }
@@ -106,20 +107,19 @@ fn with_item(item: Option<&SharedItem>, rest: &impl Serialize) -> Result<Vec<u8>
     let Some(item) = item else { return Ok(tail) };
     let mut out = Vec::with_capacity(tail.len() + 16 + 320);
     out.extend_from_slice(b"{\"Item\":");
-    monotable_types::write_item(item, &mut out);
+    item.write_json(&mut out);
     close_with(&mut out, &tail);
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use monotable_engine::{Capacity, ConsumedCapacity};
-    use monotable_types::{AttributeValue, Item, Number};
+    use monotable_types::{AttributeValue, Item, Number, PackedItem};
 
     use super::*;
 
+    /// Item `i`, held packed (a stored item passed through) for even `i`, decoded for odd.
     fn item(i: u32) -> SharedItem {
         let item: Item = [
             ("pk", AttributeValue::S(format!("p\"{i}\n"))),
@@ -127,7 +127,11 @@ mod tests {
             ("l", AttributeValue::L(vec![AttributeValue::Null, AttributeValue::B(vec![1, 2, 3])])),
         ]
         .into();
-        Arc::new(item)
+        if i.is_multiple_of(2) {
+            SharedItem::from_packed(PackedItem::encode(&item))
+        } else {
+            SharedItem::from(item)
+        }
     }
 
     fn capacity() -> ConsumedCapacity {

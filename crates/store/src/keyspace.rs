@@ -2,11 +2,10 @@
 
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use monotable_engine::storage::Visitor;
 use monotable_engine::{KeyRange, Keyspace, StorageError};
-use monotable_types::Item;
+use monotable_types::PackedItem;
 
 use crate::codec::decode_item;
 use crate::error::storage_err;
@@ -35,7 +34,7 @@ impl Keyspace for FjallKeyspace {
         &self.name
     }
 
-    fn get(&self, key: &[u8]) -> Result<Option<Arc<Item>>, StorageError> {
+    fn get(&self, key: &[u8]) -> Result<Option<PackedItem>, StorageError> {
         if key.is_empty() {
             return Ok(None);
         }

@@ -26,7 +26,7 @@ mod verify;
 /// The progress-bar crate whose `ProgressBar` the export/import API takes.
 pub use indicatif;
 
-pub use codec::VALUE_VERSION;
+pub use codec::{VALUE_VERSION, VALUE_VERSION_JSON};
 pub use error::StoreError;
 pub use keyspace::FjallKeyspace;
 pub use options::{ParseSyncPolicyError, StoreOptions, SyncPolicy};

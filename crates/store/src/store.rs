@@ -364,7 +364,7 @@ impl Storage for FjallStore {
                 return Err(StorageError::Io(format!("key of {} bytes cannot be stored", op.key.len())));
             }
             match op.value {
-                Some(item) => out.insert(&ks.tree, op.key, encode_item(&item)?),
+                Some(item) => out.insert(&ks.tree, op.key, encode_item(&item)),
                 None => out.remove(&ks.tree, op.key),
             }
         }

@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use monotable_engine::{Storage, WriteBatch};
 use monotable_store::{open, open_with, FjallStore, StoreError, StoreOptions, SyncPolicy};
-use monotable_types::{AttributeValue, Item};
+use monotable_types::{AttributeValue, Item, PackedItem};
 
-fn item(n: usize) -> Arc<Item> {
+fn item(n: usize) -> PackedItem {
     let mut i = Item::new();
     i.insert("payload".into(), AttributeValue::S(format!("item number {n} {}", "x".repeat(40))));
-    Arc::new(i)
+    PackedItem::encode(&i)
 }
 
 fn key(n: usize) -> Vec<u8> {

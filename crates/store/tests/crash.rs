@@ -173,7 +173,7 @@ fn get(engine: &Engine, pk: &str) -> Option<Item> {
     let input: GetItemInput =
         serde_json::from_value(json!({"TableName": TABLE, "Key": {"pk": s(pk)}, "ConsistentRead": true}))
             .expect("input");
-    engine.get_item(input).expect("get").item.map(std::sync::Arc::unwrap_or_clone)
+    engine.get_item(input).expect("get").item.map(monotable_engine::api::SharedItem::into_item)
 }
 
 fn index_count(engine: &Engine) -> usize {

@@ -108,7 +108,7 @@ fn contents(engine: &Engine, index: Option<&str>) -> Vec<Item> {
         .items
         .unwrap_or_default()
         .into_iter()
-        .map(std::sync::Arc::unwrap_or_clone)
+        .map(monotable_engine::api::SharedItem::into_item)
         .collect::<Vec<Item>>();
     out.sort_by_key(|i| serde_json::to_string(i).unwrap_or_default());
     out

@@ -7,20 +7,20 @@ use std::sync::Arc;
 
 use monotable_engine::{KeyRange, Keyspace, Storage, WriteBatch};
 use monotable_store::{open, SyncPolicy};
-use monotable_types::{AttributeValue, Item};
+use monotable_types::{AttributeValue, Item, PackedItem};
 use proptest::prelude::*;
 
-fn item(n: u32) -> Arc<Item> {
+fn item(n: u32) -> PackedItem {
     let mut i = Item::new();
     i.insert("v".into(), AttributeValue::N(n.to_string().parse().expect("number")));
     i.insert("s".into(), AttributeValue::S(format!("value {n}")));
-    Arc::new(i)
+    PackedItem::encode(&i)
 }
 
 fn scan_all(ks: &Arc<dyn Keyspace>, range: &KeyRange) -> Vec<(Vec<u8>, Item)> {
     let mut out = Vec::new();
     ks.scan(range, &mut |k, v| {
-        out.push((k.to_vec(), (**v).clone()));
+        out.push((k.to_vec(), v.decode().expect("decodes")));
         true
     })
     .expect("scan");
@@ -71,7 +71,7 @@ proptest! {
                     for (ks, k, v) in writes {
                         let (h, m) = (&handles[ks as usize], &mut model[ks as usize]);
                         match v {
-                            Some(n) => { batch.put(h, k.clone(), item(n)); m.insert(k, (*item(n)).clone()); }
+                            Some(n) => { batch.put(h, k.clone(), item(n)); m.insert(k, item(n).decode().expect("decodes")); }
                             None => { batch.delete(h, k.clone()); m.remove(&k); }
                         }
                     }
@@ -84,7 +84,7 @@ proptest! {
                         reverse,
                     };
                     let mut got = Vec::new();
-                    handles[ks as usize].scan(&range, &mut |k, v| { got.push((k.to_vec(), (**v).clone())); got.len() < limit }).expect("scan");
+                    handles[ks as usize].scan(&range, &mut |k, v| { got.push((k.to_vec(), v.decode().expect("decodes"))); got.len() < limit }).expect("scan");
                     let m = &model[ks as usize];
                     let in_range = |k: &Vec<u8>| start.as_ref().is_none_or(|s| k >= s) && end.as_ref().is_none_or(|e| k < e);
                     let mut want: Vec<(Vec<u8>, Item)> = m.iter().filter(|(k, _)| in_range(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -101,7 +101,7 @@ proptest! {
             }
             for (h, m) in handles.iter().zip(model.iter()) {
                 for (k, v) in m {
-                    prop_assert_eq!(h.get(k).expect("get").map(|i| (*i).clone()), Some(v.clone()));
+                    prop_assert_eq!(h.get(k).expect("get").map(|i| i.decode().expect("decodes")), Some(v.clone()));
                 }
             }
         }

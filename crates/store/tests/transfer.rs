@@ -69,7 +69,9 @@ fn all_items(engine: &Engine, table: &str, index: Option<&str>) -> Vec<Item> {
                 ..ScanInput::default()
             })
             .expect("scan");
-        out.extend(page.items.unwrap_or_default().into_iter().map(std::sync::Arc::unwrap_or_clone));
+        out.extend(
+            page.items.unwrap_or_default().into_iter().map(monotable_engine::api::SharedItem::into_item),
+        );
         start = page.last_evaluated_key;
         if start.is_none() {
             break;

@@ -47,7 +47,7 @@ fn setup(engine: &Engine) {
 fn get(engine: &Engine, pk: &str) -> Option<Item> {
     let input: GetItemInput =
         serde_json::from_value(json!({"TableName": "sessions", "Key": {"pk": {"S": pk}}})).expect("input");
-    engine.get_item(input).expect("get").item.map(std::sync::Arc::unwrap_or_clone)
+    engine.get_item(input).expect("get").item.map(monotable_engine::api::SharedItem::into_item)
 }
 
 fn index_pks(engine: &Engine) -> Vec<String> {

@@ -98,7 +98,7 @@ pub fn write_value(value: &AttributeValue, out: &mut Vec<u8>) {
 }
 
 /// Appends `bytes` as a quoted standard base64 string (base64 needs no escaping).
-fn write_base64(bytes: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn write_base64(bytes: &[u8], out: &mut Vec<u8>) {
     out.push(b'"');
     let start = out.len();
     out.resize(start + bytes.len().div_ceil(3) * 4, 0);

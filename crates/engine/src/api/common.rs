@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 pub type ExpressionAttributeNames = HashMap<String, String>;
 /// `ExpressionAttributeValues`: `:value` placeholders to values.
 pub type ExpressionAttributeValues = HashMap<String, AttributeValue>;
-/// An item in a response. It is shared with the store (an `Arc`), so returning a stored item
-/// copies nothing; serde writes it exactly as it writes an [`Item`].
-pub type SharedItem = std::sync::Arc<Item>;
+pub use super::shared::{AttrRef, SharedItem};
 /// A primary key given as an attribute map (`Key`, `ExclusiveStartKey`, `LastEvaluatedKey`).
 pub type Key = Item;
 

@@ -28,6 +28,7 @@ mod misc;
 mod partiql;
 mod policy;
 mod query;
+mod shared;
 mod streams;
 mod table;
 mod transact;

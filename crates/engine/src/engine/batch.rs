@@ -93,7 +93,7 @@ pub(super) fn batch_get_item(inner: &Inner, input: BatchGetItemInput) -> Result<
                 continue;
             }
             let found = table.base.get(&enc)?;
-            let size = found.as_deref().map_or(0, monotable_types::item_size);
+            let size = found.as_ref().map_or(0, monotable_types::PackedItem::size);
             units += capacity::read_units(size, consistent);
             bytes += size;
             if let Some(item) = found {
@@ -155,7 +155,7 @@ pub(super) fn batch_write_item(
                         table: Arc::clone(&table),
                         key_item: schema.key.extract(&item),
                         key,
-                        mutation: Mutation::Put(Arc::new(item), size),
+                        mutation: Mutation::Put(SharedItem::from(item), size),
                         condition: None,
                         return_old_on_failure: false,
                     }

@@ -9,8 +9,6 @@
 
 use std::collections::HashMap;
 
-use monotable_types::Item;
-
 use crate::api::{Capacity, ConsumedCapacity};
 use crate::table::{Change, Schema};
 use crate::validate::Constraints;
@@ -104,7 +102,7 @@ impl WriteCost {
         let table = write_units(change.old_size.max(change.new_size));
         let mut indexes = Vec::new();
         for index in &schema.indexes {
-            let entry = |i: &Option<std::sync::Arc<Item>>, size: usize| {
+            let entry = |i: &Option<crate::api::SharedItem>, size: usize| {
                 i.as_ref().and_then(|item| {
                     index
                         .entry_key(&schema.key, item)

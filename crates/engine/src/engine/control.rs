@@ -272,7 +272,7 @@ pub(super) fn load_catalog(inner: &Inner) -> Result<(), Error> {
             KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
         table.base.scan(&range, &mut |key, item| {
             // Staging into a batch that is never committed computes the counters only.
-            let change = Change::new(key.to_vec(), None, Some(Arc::clone(item)), None);
+            let change = Change::new(key.to_vec(), None, Some(SharedItem::from_packed(item.clone())), None);
             table.account(table.stage(&schema, &change, &mut WriteBatch::default()));
             true
         })?;

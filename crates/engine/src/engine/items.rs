@@ -95,7 +95,7 @@ pub(super) fn key_bytes(schema: &Schema, key: &Item) -> Result<Vec<u8>, Error> {
 /// What a conditional write does to its item.
 pub(super) enum Mutation {
     /// A whole new item and its size.
-    Put(Arc<Item>, usize),
+    Put(SharedItem, usize),
     Update(UpdatePlan),
     Delete,
     Check,
@@ -130,10 +130,12 @@ impl Write {
 
     /// Evaluates the condition against `old` and computes the change. The caller holds the
     /// item's stripe lock.
-    pub fn evaluate(self_: &Write, schema: &Schema, old: Option<Arc<Item>>) -> Result<Change, Refusal> {
+    pub fn evaluate(self_: &Write, schema: &Schema, old: Option<SharedItem>) -> Result<Change, Refusal> {
         static EMPTY: std::sync::OnceLock<Item> = std::sync::OnceLock::new();
-        let current: &Item = old.as_deref().unwrap_or_else(|| EMPTY.get_or_init(Item::new));
         if let Some(c) = &self_.condition {
+            // Only a condition decodes the old item; a plain overwrite reads its index keys
+            // and size from the packed bytes.
+            let current: &Item = old.as_deref().unwrap_or_else(|| EMPTY.get_or_init(Item::new));
             if !c.eval(current) {
                 return Err(Refusal::Condition(if self_.return_old_on_failure {
                     old.as_deref().cloned()
@@ -146,7 +148,7 @@ impl Write {
         let (new, new_size) = match &self_.mutation {
             Mutation::Check => (old.clone(), None),
             Mutation::Delete => (None, Some(0)),
-            Mutation::Put(item, size) => (Some(Arc::clone(item)), Some(*size)),
+            Mutation::Put(item, size) => (Some(item.clone()), Some(*size)),
             // An update that only removes attributes or set members does not create a missing
             // item, while any other update (even an empty AttributeUpdates) creates it with its
             // key. Source: ScyllaDB Alternator's `test_update_item_non_existent` and
@@ -175,7 +177,7 @@ impl Write {
                     return Err(Refusal::Request(e));
                 }
                 validate::check_index_keys(schema, &item).map_err(Refusal::Invalid)?;
-                (Some(Arc::new(item)), Some(size))
+                (Some(SharedItem::from(item)), Some(size))
             }
         };
         let mut change = Change::new(self_.key.clone(), old, new, new_size);
@@ -197,7 +199,7 @@ pub(super) fn run_write(inner: &Inner, write: &Write) -> Result<(Change, Arc<Sch
     let schema = table.schema();
     let _lock = inner.locks.lock(stripe);
     let old = table.base.get(&write.key)?;
-    let change = match Write::evaluate(write, &schema, old) {
+    let change = match Write::evaluate(write, &schema, old.map(SharedItem::from_packed)) {
         Ok(c) => c,
         Err(Refusal::Condition(item)) => return Err(Error::conditional_failed(item)),
         Err(Refusal::Invalid(e) | Refusal::Request(e)) => return Err(e),
@@ -274,8 +276,9 @@ pub(super) fn collection_metrics(
         reverse: false,
     };
     let mut bytes = 0usize;
-    table.base.scan(&range, &mut |_, item| {
-        bytes += monotable_types::item_size(item);
+    table.base.scan(&range, &mut |_, stored| {
+        let item = &SharedItem::from_packed(stored.clone());
+        bytes += stored.size();
         for index in schema.indexes.iter().filter(|i| !i.global) {
             if index.entry_key(&schema.key, item).is_some() {
                 bytes += index.projected_size(&schema.key, item);
@@ -316,7 +319,7 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     // Item sizes only matter for the capacity report.
     let size =
-        if report == Report::None { 0 } else { found.as_deref().map_or(0, monotable_types::item_size) };
+        if report == Report::None { 0 } else { found.as_ref().map_or(0, monotable_types::PackedItem::size) };
     let item = found.map(|i| project(i, projection.as_ref()));
     Ok(GetItemOutput {
         item,
@@ -499,7 +502,7 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
         key_item: Item::new(),
         table: Arc::clone(&table),
         key,
-        mutation: Mutation::Put(Arc::new(item), size),
+        mutation: Mutation::Put(SharedItem::from(item), size),
         condition,
         return_old_on_failure: w.return_old_on_failure(),
     };
@@ -611,9 +614,9 @@ pub(super) fn update_item(inner: &Inner, mut input: UpdateItemInput) -> Result<U
 /// The `Attributes` of an UpdateItem response for each `ReturnValues` mode. `UPDATED_*`
 /// project the paths the update targeted, as they are in the old or new item.
 fn update_return_values(rv: Option<&str>, change: &Change) -> Option<SharedItem> {
-    let changed = |item: &Option<Arc<Item>>| -> Option<SharedItem> {
+    let changed = |item: &Option<SharedItem>| -> Option<SharedItem> {
         let out = Projection { paths: change.updated_paths.clone() }.apply(item.as_deref()?);
-        (!out.is_empty()).then(|| Arc::new(out))
+        (!out.is_empty()).then(|| SharedItem::from(out))
     };
     match rv {
         Some("ALL_OLD") => change.old.clone(),

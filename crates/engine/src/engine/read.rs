@@ -6,7 +6,7 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 use monotable_expr::{Condition, ExpressionKind, KeyCondition, Params, Projection, SortKeyOp};
-use monotable_types::{item_size, AttributeValue, Item};
+use monotable_types::{AttributeValue, Item};
 
 use super::capacity::{self, Report};
 use super::index_projection;
@@ -15,7 +15,7 @@ use super::legacy;
 use super::util::{project, table_for_item_op};
 use super::Inner;
 use crate::api::*;
-use crate::keys::{encode_bytes_prefix, encode_value, prefix_end};
+use crate::keys::{encode_attr, encode_bytes_prefix, encode_value, prefix_end};
 use crate::storage::{KeyRange, Keyspace};
 use crate::table::{Index, KeySchema, Schema, Table};
 use crate::validate::Constraints;
@@ -45,10 +45,10 @@ impl Target {
     }
 
     /// LastEvaluatedKey for an entry: the table key, plus the index key for index reads.
-    fn last_key(&self, item: &Item) -> Item {
-        let mut out = self.schema.key.extract(item);
+    fn last_key(&self, item: &SharedItem) -> Item {
+        let mut out = self.schema.key.extract_shared(item);
         if let Some(i) = &self.index {
-            out.extend(i.key.extract(item));
+            out.extend(i.key.extract_shared(item));
         }
         out
     }
@@ -214,10 +214,10 @@ struct Page<'a> {
     report: Report,
 }
 
-fn segment_of(pk: Option<&AttributeValue>, total: u64) -> u64 {
+fn segment_of(pk: Option<AttrRef<'_>>, total: u64) -> u64 {
     let mut bytes = Vec::new();
     if let Some(v) = pk {
-        encode_value(v, &mut bytes);
+        encode_attr(&v, &mut bytes);
     }
     let mut h = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut h);
@@ -241,17 +241,18 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
     let order_pk = &t.order_key().pk.name;
     let fetch_base = needs_base_item(&page);
     t.keyspace().scan(&page.range, &mut |_, stored| {
+        // The stored handle (a pointer copy): decoded only if a filter or projection reads it.
+        let mut item = SharedItem::from_packed(stored.clone());
         if let Some((seg, total)) = page.segment {
-            if segment_of(stored.get(order_pk), total) != seg {
+            if segment_of(item.attr(order_pk), total) != seg {
                 return true;
             }
         }
-        let mut item: Arc<Item> = Arc::clone(stored);
         if fetch_base {
             let mut key = Vec::with_capacity(64);
-            t.schema.key.encode_from(stored, &mut key);
+            t.schema.key.encode_from_shared(&item, &mut key);
             match t.table.base.get(&key) {
-                Ok(Some(full)) => item = full,
+                Ok(Some(full)) => item = SharedItem::from_packed(full),
                 Ok(None) => return true,
                 Err(e) => {
                     error = Some(e.into());
@@ -260,16 +261,16 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
             }
         }
         scanned += 1;
-        bytes += item_size(&item);
+        bytes += item.size();
         if page.filter.as_ref().is_none_or(|f| f.eval(&item)) {
             count += 1;
             match (page.select, &t.index) {
                 (Select::Count, _) => {}
                 // A base item fetched only for the filter still answers with the index's attributes.
                 (Select::AllProjected, Some(index)) if fetch_base => {
-                    items.push(index.project(&t.schema.key, &item))
+                    items.push(SharedItem::from_packed(index.project(&t.schema.key, &item)))
                 }
-                _ => items.push(project(Arc::clone(&item), page.projection.as_ref())),
+                _ => items.push(project(item.clone(), page.projection.as_ref())),
             }
         }
         let full = page.limit.is_some_and(|l| scanned as usize >= l) || bytes >= PAGE_BYTES;

@@ -147,7 +147,7 @@ fn trim(inner: &Inner, log: &Log, now: u64) -> Result<(), Error> {
     log.keyspace.scan(&range, &mut |key, item| {
         let Some((_, part)) = stream::split_key(key) else { return true };
         if part == stream::PART_META {
-            expired = records < 10_000 && stream::created_ms(item).is_some_and(|t| t < cutoff);
+            expired = records < 10_000 && stream::created_ms(&item.to_item()).is_some_and(|t| t < cutoff);
             records += 1;
         }
         if expired {
@@ -334,7 +334,7 @@ pub(super) fn get_records(inner: &Inner, input: GetRecordsInput) -> Result<GetRe
                 started += 1;
                 next = seq + 1;
             }
-            assembler.push(key, item);
+            assembler.push(key, &item.to_item());
             true
         })?;
         records = assembler.finish();

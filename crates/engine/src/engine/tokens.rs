@@ -16,7 +16,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use monotable_types::{AttributeValue, Item, Number};
+use monotable_types::{AttributeValue, Item, Number, PackedItem, ValueRef};
 
 use crate::storage::{KeyRange, Keyspace, Storage, WriteBatch};
 use crate::{Error, ErrorKind};
@@ -72,11 +72,11 @@ impl Tokens {
         ks.scan(&all, &mut |key, item| {
             let token = String::from_utf8_lossy(key).into_owned();
             let at = match item.get("completed") {
-                Some(AttributeValue::N(n)) => n.to_string().parse::<u64>().unwrap_or(0),
+                Some(ValueRef::N(n)) => n.parse::<u64>().unwrap_or(0),
                 _ => 0,
             };
             let fingerprint = match item.get("fingerprint") {
-                Some(AttributeValue::S(s)) => s.clone(),
+                Some(ValueRef::S(s)) => s.to_owned(),
                 _ => String::new(),
             };
             found.push((at, token, fingerprint));
@@ -159,7 +159,7 @@ impl Tokens {
         let mut item = Item::new();
         item.insert("fingerprint".into(), AttributeValue::S(fingerprint.to_owned()));
         item.insert("completed".into(), AttributeValue::N(Number::from(now as i64)));
-        batch.put(&ks, token.as_bytes().to_vec(), Arc::new(item));
+        batch.put(&ks, token.as_bytes().to_vec(), PackedItem::encode(&item));
         Ok(())
     }
 

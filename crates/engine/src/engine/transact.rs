@@ -144,7 +144,7 @@ fn prepare(inner: &Inner, item: &TransactWriteItem) -> Result<Action, Error> {
         if invalid.is_none() {
             invalid = transact_checks::index_key_problem(&schema, &it)?;
         }
-        Mutation::Put(Arc::new(it), size)
+        Mutation::Put(SharedItem::from(it), size)
     } else if item.delete.is_some() {
         Mutation::Delete
     } else if let Some(text) = update_text {
@@ -303,7 +303,7 @@ fn replay(inner: &Inner, input: &TransactWriteItemsInput) -> Result<TransactWrit
     for item in input.transact_items.iter().flatten() {
         let action = prepare(inner, item)?;
         let found = action.write.table.base.get(&action.write.key)?;
-        let u = capacity::read_units(found.as_deref().map_or(0, monotable_types::item_size), true);
+        let u = capacity::read_units(found.as_ref().map_or(0, monotable_types::PackedItem::size), true);
         match units.iter_mut().find(|(n, _)| *n == action.table_name) {
             Some((_, x)) => *x += u,
             None => units.push((action.table_name, u)),
@@ -406,7 +406,7 @@ fn execute_with(
         }
         let schema = a.write.table.schema();
         let old = a.write.table.base.get(&a.write.key)?;
-        match Write::evaluate(&a.write, &schema, old) {
+        match Write::evaluate(&a.write, &schema, old.map(SharedItem::from_packed)) {
             Ok(change) => {
                 reasons.push(CancellationReason { code: Some("None".into()), ..Default::default() });
                 changes.push((change, schema));

@@ -94,7 +94,7 @@ pub(super) fn transact_get_items(
     let mut units: Vec<(String, f64)> = Vec::new();
     for (table, key, projection) in &reads {
         let found = table.base.get(key)?;
-        let u = 2.0 * capacity::read_units(found.as_deref().map_or(0, monotable_types::item_size), true);
+        let u = 2.0 * capacity::read_units(found.as_ref().map_or(0, monotable_types::PackedItem::size), true);
         match units.iter_mut().find(|(n, _)| *n == table.name) {
             Some((_, x)) => *x += u,
             None => units.push((table.name.clone(), u)),

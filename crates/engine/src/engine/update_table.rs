@@ -257,7 +257,8 @@ fn backfill(inner: &Inner, table: &Table, schema: &Schema, created: &[String]) -
     let mut batch = WriteBatch::default();
     let range =
         KeyRange { start: std::ops::Bound::Unbounded, end: std::ops::Bound::Unbounded, reverse: false };
-    table.base.scan(&range, &mut |_, item| {
+    table.base.scan(&range, &mut |_, stored| {
+        let item = &SharedItem::from_packed(stored.clone());
         for index in &targets {
             // An item whose index key value could not be written is left out of the index.
             if let Some(k) =

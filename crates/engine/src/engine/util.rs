@@ -47,14 +47,16 @@ pub(crate) fn table_not_found(name: &str) -> Error {
     )
 }
 
-/// A stored item as a read returns it: the stored `Arc` itself when nothing is projected
-/// (no copy), otherwise a new item holding the projected paths.
+/// A stored item as a read returns it: the stored item itself when nothing is projected (its
+/// packed bytes, written straight into the response), otherwise a new item holding the
+/// projected paths.
 pub(crate) fn project(
-    item: Arc<monotable_types::Item>,
+    item: impl Into<crate::api::SharedItem>,
     projection: Option<&monotable_expr::Projection>,
 ) -> crate::api::SharedItem {
+    let item = item.into();
     match projection {
-        Some(p) => Arc::new(p.apply(&item)),
+        Some(p) => crate::api::SharedItem::from(p.apply(&item)),
         None => item,
     }
 }

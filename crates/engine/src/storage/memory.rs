@@ -19,7 +19,7 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
-use monotable_types::Item;
+use monotable_types::PackedItem;
 use parking_lot::{Mutex, RwLock, RwLockWriteGuard};
 use smallvec::SmallVec;
 
@@ -85,7 +85,7 @@ type Slot = u32;
 /// One stored entry. The key is shared with the ordered map (one allocation).
 struct Entry {
     key: Arc<[u8]>,
-    item: Arc<Item>,
+    item: PackedItem,
 }
 
 /// Slots are kept in chunks of this many, allocated whole and never moved.
@@ -146,7 +146,7 @@ impl Map {
         table.find(hash, |&s| self.entry(s).is_some_and(|e| &*e.key == key)).copied()
     }
 
-    fn get(&self, key: &[u8]) -> Option<&Arc<Item>> {
+    fn get(&self, key: &[u8]) -> Option<&PackedItem> {
         let slot = self.slot_of(self.hasher.hash_one(key), key)?;
         self.entry(slot).map(|e| &e.item)
     }
@@ -156,7 +156,7 @@ impl Map {
         self.used
     }
 
-    fn put(&mut self, key: Vec<u8>, item: Arc<Item>) {
+    fn put(&mut self, key: Vec<u8>, item: PackedItem) {
         let hash = self.hasher.hash_one(key.as_slice());
         if let Some(slot) = self.slot_of(hash, &key) {
             if let Some(Some(e)) = self.place(slot) {
@@ -235,7 +235,7 @@ impl Keyspace for MemoryKeyspace {
         &self.name
     }
 
-    fn get(&self, key: &[u8]) -> Result<Option<Arc<Item>>, StorageError> {
+    fn get(&self, key: &[u8]) -> Result<Option<PackedItem>, StorageError> {
         Ok(self.map.read().get(key).cloned())
     }
 
@@ -354,9 +354,10 @@ impl Storage for MemoryStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use monotable_types::Item;
 
-    fn item(v: &str) -> Arc<Item> {
-        Arc::new(Item::from([("v".to_owned(), monotable_types::AttributeValue::from(v))]))
+    fn item(v: &str) -> PackedItem {
+        PackedItem::encode(&Item::from([("v".to_owned(), monotable_types::AttributeValue::from(v))]))
     }
 
     fn keys(ks: &Arc<dyn Keyspace>, range: KeyRange) -> Vec<Vec<u8>> {
@@ -386,7 +387,7 @@ mod tests {
         let from =
             KeyRange { start: Bound::Excluded(vec![1]), end: Bound::Excluded(vec![3]), reverse: false };
         assert_eq!(keys(&a, from), vec![vec![2]]);
-        assert_eq!(b.get(&[9]).unwrap().as_deref(), Some(&*item("y")));
+        assert_eq!(b.get(&[9]).unwrap().as_ref(), Some(&item("y")));
         let mut del = WriteBatch::default();
         del.delete(&a, vec![2]);
         s.commit(del).unwrap();
@@ -412,7 +413,7 @@ mod tests {
         }
         let all = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
         assert_eq!(keys(&a, all.clone()), vec![vec![1]]);
-        assert_eq!(a.get(&[1]).unwrap().as_deref(), Some(&*item("y")));
+        assert_eq!(a.get(&[1]).unwrap().as_ref(), Some(&item("y")));
         let mut batch = WriteBatch::default();
         batch.delete(&a, vec![1]);
         batch.put(&a, vec![2], item("z"));
@@ -451,7 +452,7 @@ mod tests {
         ) {
             let s = MemoryStorage::new();
             let a = s.open_keyspace("a").unwrap();
-            let mut model: BTreeMap<Vec<u8>, Arc<Item>> = BTreeMap::new();
+            let mut model: BTreeMap<Vec<u8>, PackedItem> = BTreeMap::new();
             for ops in batches {
                 let mut batch = WriteBatch::default();
                 for (k, v) in ops {
@@ -459,7 +460,7 @@ mod tests {
                     match v {
                         Some(v) => {
                             let value = item(&v.to_string());
-                            batch.put(&a, key.clone(), Arc::clone(&value));
+                            batch.put(&a, key.clone(), value.clone());
                             model.insert(key, value);
                         }
                         None => {
@@ -477,14 +478,14 @@ mod tests {
             let entries = |range: KeyRange| {
                 let mut out = Vec::new();
                 a.scan(&range, &mut |k, v| {
-                    out.push((k.to_vec(), Arc::clone(v)));
+                    out.push((k.to_vec(), v.clone()));
                     true
                 })
                 .unwrap();
                 out
             };
             let all = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
-            let want: Vec<_> = model.iter().map(|(k, v)| (k.clone(), Arc::clone(v))).collect();
+            let want: Vec<_> = model.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
             proptest::prop_assert_eq!(entries(all.clone()), want.clone());
             let mut reversed = want;
             reversed.reverse();
@@ -496,7 +497,7 @@ mod tests {
                 reverse: false,
             };
             let want: Vec<_> = if start < end {
-                model.range(start..end).map(|(k, v)| (k.clone(), Arc::clone(v))).collect()
+                model.range(start..end).map(|(k, v)| (k.clone(), v.clone())).collect()
             } else {
                 Vec::new()
             };

@@ -7,9 +7,11 @@
 //! * **Keyspaces** — one per table and one per secondary index, named by the engine
 //!   (`"<table_id>"`, `"<table_id>/<index name>"`). Keys are byte strings built by
 //!   [`crate::keys`]: ordering them bytewise is DynamoDB's key order, and every entry of one
-//!   partition shares the partition key's encoding as a prefix. Values are whole items
-//!   (`Arc<Item>`); a durable store serialises them however it likes (the wire JSON form via
-//!   `serde_json` works) and must return an equal item.
+//!   partition shares the partition key's encoding as a prefix. Values are whole items in the
+//!   packed form ([`PackedItem`], one shared byte allocation; docs/PACKED.md): an index that
+//!   projects every attribute is given a clone of the base item's handle, so a store that
+//!   keeps values in memory holds the item's bytes once. A durable store writes the packed
+//!   bytes (checking them with `PackedItem::from_bytes` when it reads them back).
 //! * **Point reads and range scans** in both directions, from any start key, stopping when
 //!   the visitor returns `false`. A scan observes a consistent state of its keyspace with
 //!   respect to [`Storage::commit`] (it sees a batch entirely or not at all).
@@ -28,7 +30,7 @@ use std::any::Any;
 use std::ops::Bound;
 use std::sync::Arc;
 
-use monotable_types::Item;
+use monotable_types::PackedItem;
 
 pub use memory::MemoryStorage;
 
@@ -68,14 +70,14 @@ impl KeyRange {
 }
 
 /// A visitor called for each entry in key order; returning `false` stops the scan.
-pub type Visitor<'a> = dyn FnMut(&[u8], &Arc<Item>) -> bool + 'a;
+pub type Visitor<'a> = dyn FnMut(&[u8], &PackedItem) -> bool + 'a;
 
 /// One ordered keyspace (a table or an index).
 pub trait Keyspace: Send + Sync + Any {
     /// The name given to [`Storage::open_keyspace`].
     fn name(&self) -> &str;
     /// The item stored under `key`.
-    fn get(&self, key: &[u8]) -> Result<Option<Arc<Item>>, StorageError>;
+    fn get(&self, key: &[u8]) -> Result<Option<PackedItem>, StorageError>;
     /// Visits entries within `range` in order until the visitor returns `false`.
     fn scan(&self, range: &KeyRange, visit: &mut Visitor<'_>) -> Result<(), StorageError>;
     /// Lets a storage find its own keyspace type inside a [`WriteBatch`].
@@ -86,7 +88,7 @@ pub trait Keyspace: Send + Sync + Any {
 pub struct WriteOp {
     pub keyspace: Arc<dyn Keyspace>,
     pub key: Vec<u8>,
-    pub value: Option<Arc<Item>>,
+    pub value: Option<PackedItem>,
 }
 
 /// Writes that commit atomically together, possibly across keyspaces.
@@ -97,7 +99,7 @@ pub struct WriteBatch {
 
 impl WriteBatch {
     /// Adds a put.
-    pub fn put(&mut self, keyspace: &Arc<dyn Keyspace>, key: Vec<u8>, value: Arc<Item>) {
+    pub fn put(&mut self, keyspace: &Arc<dyn Keyspace>, key: Vec<u8>, value: PackedItem) {
         self.ops.push(WriteOp { keyspace: Arc::clone(keyspace), key, value: Some(value) });
     }
 

@@ -200,7 +200,7 @@ impl Writer {
     pub fn record(&self, key: &KeySchema, change: &Change, batch: &mut WriteBatch) -> Option<Ticket> {
         let unchanged = match (&change.old, &change.new) {
             (None, None) => true,
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Some(a), Some(b)) => a == b,
             _ => false,
         };
         if unchanged {

@@ -3,9 +3,9 @@
 //! A record is kept as up to three entries of the log keyspace (so any `Storage` keeps it as
 //! it keeps items), keyed by the sequence number as 8 big-endian bytes and one part byte:
 //! [`PART_META`] holds the metadata, [`PART_OLD`] and [`PART_NEW`] the old and new images
-//! when the view type includes them. The images are the very `Arc<Item>`s of the change, not
-//! copies: writing a record costs no deep clone of the item, and in memory the image shares
-//! the stored item. Key order is sequence order, and within one record the metadata comes
+//! when the view type includes them. The images are the packed items of the change (the same
+//! handles the base keyspace gets), not copies: writing a record costs no deep clone of the
+//! item, and in memory the image shares the stored item's bytes. Key order is sequence order, and within one record the metadata comes
 //! first.
 //!
 //! Metadata attributes: `e` event name, `t` epoch milliseconds, `z` size in bytes, `k` keys,
@@ -18,7 +18,7 @@
 
 use std::sync::Arc;
 
-use monotable_types::{item_size, AttributeValue, Item, Number};
+use monotable_types::{item_size, AttributeValue, Item, Number, PackedItem};
 
 use super::{format_seq, ViewType};
 use crate::api::{Identity, Record, StreamRecord};
@@ -63,8 +63,8 @@ pub(super) fn stage(
     service: bool,
     batch: &mut WriteBatch,
 ) {
-    let any = change.new.as_ref().or(change.old.as_ref()).map(Arc::as_ref);
-    let keys = any.map(|i| key.extract(i)).unwrap_or_default();
+    let any = change.new.as_ref().or(change.old.as_ref());
+    let keys = any.map(|i| key.extract_shared(i)).unwrap_or_default();
     let event = match (&change.old, &change.new) {
         (None, _) => "INSERT",
         (Some(_), Some(_)) => "MODIFY",
@@ -85,12 +85,12 @@ pub(super) fn stage(
     if service {
         meta.insert("u".into(), AttributeValue::Bool(true));
     }
-    batch.put(log, part_key(seq, PART_META), Arc::new(meta));
+    batch.put(log, part_key(seq, PART_META), PackedItem::encode(&meta));
     if let Some(o) = old {
-        batch.put(log, part_key(seq, PART_OLD), Arc::clone(o));
+        batch.put(log, part_key(seq, PART_OLD), o.packed().clone());
     }
     if let Some(n) = new {
-        batch.put(log, part_key(seq, PART_NEW), Arc::clone(n));
+        batch.put(log, part_key(seq, PART_NEW), n.packed().clone());
     }
 }
 

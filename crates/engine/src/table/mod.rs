@@ -14,10 +14,9 @@ mod subresources;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
-use monotable_types::{item_size, Item};
 use parking_lot::{Mutex, RwLock};
 
-use crate::api::{TableDescription, Tag, TimeToLiveSpecification};
+use crate::api::{SharedItem, TableDescription, Tag, TimeToLiveSpecification};
 use crate::storage::{Keyspace, WriteBatch};
 
 pub(crate) use locks::Locks;
@@ -53,13 +52,17 @@ pub(crate) struct Table {
 
 /// One item change: the item's storage key, what was there and what will be.
 ///
-/// Invariant: `old_size` and `new_size` are the [`item_size`] of `old` and `new` (0 when
-/// absent). They are computed once, by [`Change::new`], because staging, index accounting and
-/// capacity reports all need them and an item walk is not free.
+/// Invariant: `old_size` and `new_size` are the DynamoDB sizes of `old` and `new` (0 when
+/// absent). They are computed once, by [`Change::new`] (from the packed header when the item
+/// is packed), because staging, index accounting and capacity reports all need them.
+///
+/// `old` is the stored item as read (packed; decoded only if a condition, an update or a
+/// returned value needs it); `new` is the item to store, packed once by [`Table::stage`] and
+/// shared by the base keyspace, ALL-projection indexes and the stream images.
 pub(crate) struct Change {
     pub key: Vec<u8>,
-    pub old: Option<Arc<Item>>,
-    pub new: Option<Arc<Item>>,
+    pub old: Option<SharedItem>,
+    pub new: Option<SharedItem>,
     pub old_size: usize,
     pub new_size: usize,
     /// For updates: the document paths the update targeted (for `UPDATED_OLD`/`UPDATED_NEW`).
@@ -71,11 +74,11 @@ impl Change {
     /// the caller does not supply are computed here.
     pub fn new(
         key: Vec<u8>,
-        old: Option<Arc<Item>>,
-        new: Option<Arc<Item>>,
+        old: Option<SharedItem>,
+        new: Option<SharedItem>,
         new_size: Option<usize>,
     ) -> Change {
-        let size = |i: &Option<Arc<Item>>| i.as_deref().map_or(0, item_size);
+        let size = |i: &Option<SharedItem>| i.as_ref().map_or(0, SharedItem::size);
         Change {
             key,
             old_size: size(&old),
@@ -96,7 +99,7 @@ impl Table {
     /// Adds the base and index writes of `change` to `batch`, returning the counter changes
     /// to apply with [`Table::account`] once the batch has committed.
     pub fn stage(&self, schema: &Schema, change: &Change, batch: &mut WriteBatch) -> Deltas {
-        let count = |i: &Option<Arc<Item>>| i.is_some() as i64;
+        let count = |i: &Option<SharedItem>| i.is_some() as i64;
         let mut deltas = Deltas {
             count: count(&change.new) - count(&change.old),
             size: change.new_size as i64 - change.old_size as i64,
@@ -104,7 +107,7 @@ impl Table {
             stream: None,
         };
         match &change.new {
-            Some(item) => batch.put(&self.base, change.key.clone(), Arc::clone(item)),
+            Some(item) => batch.put(&self.base, change.key.clone(), item.packed().clone()),
             None if change.old.is_some() => batch.delete(&self.base, change.key.clone()),
             None => {}
         }

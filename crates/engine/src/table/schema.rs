@@ -3,9 +3,17 @@
 use std::sync::atomic::AtomicI64;
 use std::sync::Arc;
 
-use monotable_types::{AttributeType, Item};
+use monotable_types::{AttributeType, Item, PackedItem};
 
-use crate::keys::encode_value;
+use crate::api::{AttrRef, SharedItem};
+use crate::keys::{encode_attr, encode_value};
+
+fn attr_type(v: &AttrRef<'_>) -> AttributeType {
+    match v {
+        AttrRef::Decoded(v) => v.attribute_type(),
+        AttrRef::Packed(v) => v.attribute_type(),
+    }
+}
 use crate::storage::Keyspace;
 
 /// One key attribute: its name and scalar type (`S`, `N` or `B`).
@@ -68,6 +76,34 @@ impl KeySchema {
         true
     }
 
+    /// [`KeySchema::encode_from`] for a stored or staged item, reading only the key
+    /// attributes (no decode of a packed item).
+    pub fn encode_from_shared(&self, item: &SharedItem, out: &mut Vec<u8>) -> bool {
+        for attr in self.attrs() {
+            match item.attr(&attr.name) {
+                Some(v) if attr_type(&v) == attr.ty => encode_attr(&v, out),
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// [`KeySchema::extract`] for a stored or staged item, decoding only the key attributes.
+    pub fn extract_shared(&self, item: &SharedItem) -> Item {
+        let mut key = Item::new();
+        for a in self.attrs() {
+            let value = match item.attr(&a.name) {
+                Some(AttrRef::Decoded(v)) => Some(v.clone()),
+                Some(AttrRef::Packed(v)) => v.to_value().ok(),
+                None => None,
+            };
+            if let Some(v) = value {
+                key.insert(a.name.as_str().into(), v);
+            }
+        }
+        key
+    }
+
     /// The key attributes of `item` as a key map.
     pub fn extract(&self, item: &Item) -> Item {
         // Inserted one by one: `collect` sorts through a scratch vector first, which costs
@@ -104,21 +140,21 @@ pub(crate) struct Index {
 impl Index {
     /// The index entry's storage key for `item` (index key, then the table key), or `None`
     /// when the item lacks the index key attributes.
-    pub fn entry_key(&self, table_key: &KeySchema, item: &Item) -> Option<Vec<u8>> {
+    pub fn entry_key(&self, table_key: &KeySchema, item: &SharedItem) -> Option<Vec<u8>> {
         let mut out = Vec::with_capacity(64);
-        if !self.key.encode_from(item, &mut out) {
+        if !self.key.encode_from_shared(item, &mut out) {
             return None;
         }
-        table_key.encode_from(item, &mut out).then_some(out)
+        table_key.encode_from_shared(item, &mut out).then_some(out)
     }
 
     /// The size of the entry [`Index::project`] would build, without building it.
-    pub fn projected_size(&self, table_key: &KeySchema, item: &Item) -> usize {
-        self.projected_size_known(table_key, item, monotable_types::item_size(item))
+    pub fn projected_size(&self, table_key: &KeySchema, item: &SharedItem) -> usize {
+        self.projected_size_known(table_key, item, item.size())
     }
 
     /// [`Index::projected_size`] for an item whose whole size is already known.
-    pub fn projected_size_known(&self, table_key: &KeySchema, item: &Item, item_size: usize) -> usize {
+    pub fn projected_size_known(&self, table_key: &KeySchema, item: &SharedItem, item_size: usize) -> usize {
         match &self.projection {
             ProjectionKind::All => item_size,
             ProjectionKind::KeysOnly | ProjectionKind::Include(_) => {
@@ -149,10 +185,11 @@ impl Index {
         }
     }
 
-    /// The attributes of `item` the index holds.
-    pub fn project(&self, table_key: &KeySchema, item: &Arc<Item>) -> Arc<Item> {
+    /// The attributes of `item` the index holds, packed. With projection ALL that is the
+    /// base item's own handle (the same bytes, no copy).
+    pub fn project(&self, table_key: &KeySchema, item: &SharedItem) -> PackedItem {
         match &self.projection {
-            ProjectionKind::All => Arc::clone(item),
+            ProjectionKind::All => item.packed().clone(),
             ProjectionKind::KeysOnly | ProjectionKind::Include(_) => {
                 let extra: &[String] = match &self.projection {
                     ProjectionKind::Include(names) => names,
@@ -167,7 +204,7 @@ impl Index {
                     })
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
-                Arc::new(out)
+                PackedItem::encode(&out)
             }
         }
     }

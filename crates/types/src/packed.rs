@@ -1,0 +1,724 @@
+//! [`PackedItem`]: one stored item as one shared allocation of bytes.
+//!
+//! An [`Item`] spreads over many heap blocks (its pair vector, every string value, every
+//! nested map and list). A packed item is a single `Arc<[u8]>`: cloning it (a table keyspace
+//! and an index keyspace holding the same item, a response passing a stored item through)
+//! copies a pointer, and the item's bytes exist once.
+//!
+//! # Byte format (version 1)
+//!
+//! The format is also written to disk by the data-dir store (see `docs/PACKED.md`), so it is
+//! versioned by its first byte. Integers are unsigned LEB128 varints (7 bits a byte, low
+//! bits first, at most 10 bytes, no overlong forms), so an item has exactly one encoding.
+//!
+//! ```text
+//! item    := 0x01 (format version) varint(size) varint(count) attr*count
+//! attr    := varint(name length) name-bytes value
+//! value   := tag payload
+//!   0x01 S     varint(len) UTF-8 bytes
+//!   0x02 N     varint(len) the number's canonical text (ASCII, as the wire writes it)
+//!   0x03 B     varint(len) raw bytes
+//!   0x04 BOOL false, 0x05 BOOL true, 0x06 NULL: no payload
+//!   0x07 M     varint(body length) body := varint(count) attr*count
+//!   0x08 L     varint(body length) body := varint(count) value*count
+//!   0x09 SS    varint(body length) body := varint(count) (varint(len) UTF-8 bytes)*count
+//!   0x0A NS    varint(body length) body := varint(count) (varint(len) canonical text)*count
+//!   0x0B BS    varint(body length) body := varint(count) (varint(len) bytes)*count
+//! ```
+//!
+//! `size` is the item's DynamoDB size ([`crate::item_size`]), so capacity and size checks need
+//! no decode. Attributes (at the top and inside maps) are sorted by name bytewise with no
+//! name twice, as [`Item`] keeps them. Composite values carry their body length so a reader
+//! looking for one attribute skips the others in constant time.
+//!
+//! Invariant: every `PackedItem` holds bytes that [`PackedItem::from_bytes`] accepts —
+//! either produced by [`PackedItem::encode`] or checked by `from_bytes` (every length within
+//! bounds, UTF-8 where text is due, numbers in canonical form, names sorted and unique,
+//! nesting within [`MAX_NESTING`], the size header equal to the size of the contents, no
+//! trailing bytes). Readers of a `PackedItem` still bound-check every access (they return an
+//! error rather than panic), but given the invariant those errors do not occur.
+//! Sets are not checked for duplicates or emptiness: that is the engine's validation, made
+//! before an item is stored.
+
+use std::cell::Cell;
+use std::fmt;
+use std::sync::Arc;
+
+use base64::display::Base64Display;
+use base64::engine::general_purpose::STANDARD;
+use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
+
+use crate::{AttributeValue, Item, Name, Number};
+
+/// The format version written as the first byte.
+pub const PACKED_VERSION: u8 = 1;
+
+/// DynamoDB's nesting limit: a value nested under 32 levels of maps and lists is refused
+/// (an attribute's own value is level 0 here, so levels 0 to 31 are accepted).
+pub const MAX_NESTING: usize = 32;
+
+const TAG_S: u8 = 0x01;
+const TAG_N: u8 = 0x02;
+const TAG_B: u8 = 0x03;
+const TAG_FALSE: u8 = 0x04;
+const TAG_TRUE: u8 = 0x05;
+const TAG_NULL: u8 = 0x06;
+const TAG_M: u8 = 0x07;
+const TAG_L: u8 = 0x08;
+const TAG_SS: u8 = 0x09;
+const TAG_NS: u8 = 0x0A;
+const TAG_BS: u8 = 0x0B;
+
+/// Why bytes are not a packed item.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PackedError {
+    /// The first byte is not a format version this build reads.
+    #[error("packed item format version {0} is not supported")]
+    Version(u8),
+    /// A length, count or value runs past the end of its bytes.
+    #[error("packed item is truncated at byte {0}")]
+    Truncated(usize),
+    /// A varint is longer than 10 bytes or does not fit the address space.
+    #[error("packed item has a malformed length at byte {0}")]
+    Varint(usize),
+    /// A value's tag byte is unknown.
+    #[error("packed item has an unknown type tag {tag:#04x} at byte {at}")]
+    Tag { tag: u8, at: usize },
+    /// A name or string is not UTF-8.
+    #[error("packed item has text that is not UTF-8 at byte {0}")]
+    Utf8(usize),
+    /// A number is not in canonical form (or not a number).
+    #[error("packed item has a number that is not canonical at byte {0}")]
+    Number(usize),
+    /// Names are not sorted or a name occurs twice.
+    #[error("packed item has attribute names out of order at byte {0}")]
+    Order(usize),
+    /// Maps and lists nest deeper than [`MAX_NESTING`].
+    #[error("packed item nests deeper than {MAX_NESTING} levels")]
+    TooDeep,
+    /// A composite's body length disagrees with its contents, or bytes follow the item.
+    #[error("packed item has a length that disagrees with its contents at byte {0}")]
+    Length(usize),
+    /// The size header is not the size of the contents.
+    #[error("packed item's size header says {header} but the contents measure {actual}")]
+    Size { header: usize, actual: usize },
+}
+
+/// One item in the packed byte form. Cloning shares the bytes. See the module docs.
+///
+/// Just the `Arc<[u8]>` (16 bytes): stores keep one of these per entry per keyspace, so the
+/// header's size and count are read from the bytes when asked for, not cached beside them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PackedItem {
+    bytes: Arc<[u8]>,
+}
+
+impl PackedItem {
+    /// Packs an item.
+    pub fn encode(item: &Item) -> PackedItem {
+        // The size goes in the header, ahead of the attributes: measured first (a cheap walk),
+        // so the bytes are written once into one buffer sized for them.
+        let size = crate::item_size(item);
+        let mut out = Vec::with_capacity(size + 16 + 4 * item.len());
+        out.push(PACKED_VERSION);
+        put_varint(&mut out, size);
+        put_varint(&mut out, item.len());
+        let written = write_attrs(item, &mut out);
+        debug_assert_eq!(written, size);
+        PackedItem { bytes: Arc::from(out) }
+    }
+
+    /// Checks untrusted bytes (from disk) completely and wraps them.
+    pub fn from_bytes(bytes: impl Into<Arc<[u8]>>) -> Result<PackedItem, PackedError> {
+        let bytes: Arc<[u8]> = bytes.into();
+        let (size, len, body) = header(&bytes)?;
+        let r = Reader::new(&bytes, body);
+        let actual = check_attrs(&r, len, 0)?;
+        if r.pos() != bytes.len() {
+            return Err(PackedError::Length(r.pos()));
+        }
+        if actual != size {
+            return Err(PackedError::Size { header: size, actual });
+        }
+        Ok(PackedItem { bytes })
+    }
+
+    /// The header: `(size, count, offset of the first attribute)`. The invariant makes it
+    /// valid; were it not, an empty item's header is returned rather than a panic.
+    fn head(&self) -> (usize, usize, usize) {
+        header(&self.bytes).unwrap_or((0, 0, self.bytes.len()))
+    }
+
+    /// Unpacks the item.
+    pub fn decode(&self) -> Result<Item, PackedError> {
+        let (_, len, body) = header(&self.bytes)?;
+        read_attrs(&Reader::new(&self.bytes, body), len, 0)
+    }
+
+    /// Unpacks the item, which the type's invariant says cannot fail; should it fail anyway
+    /// (a bug), the result is an empty item rather than a panic.
+    pub fn to_item(&self) -> Item {
+        let item = self.decode();
+        debug_assert!(item.is_ok(), "a PackedItem failed to decode: {item:?}");
+        item.unwrap_or_default()
+    }
+
+    /// The item's DynamoDB size ([`crate::item_size`]).
+    pub fn size(&self) -> usize {
+        self.head().0
+    }
+
+    /// The number of attributes.
+    pub fn len(&self) -> usize {
+        self.head().1
+    }
+
+    /// True when the item has no attributes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The packed bytes (the format in the module docs).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// A view of attribute `name`, found without decoding the other attributes.
+    pub fn get(&self, name: &str) -> Option<ValueRef<'_>> {
+        let (_, len, body) = self.head();
+        let r = Reader::new(&self.bytes, body);
+        for _ in 0..len {
+            let k = r.str().ok()?;
+            match k.cmp(name) {
+                std::cmp::Ordering::Less => skip_value(&r).ok()?,
+                std::cmp::Ordering::Equal => return value_ref(&r).ok(),
+                std::cmp::Ordering::Greater => return None,
+            }
+        }
+        None
+    }
+}
+
+impl fmt::Debug for PackedItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.decode() {
+            Ok(item) => f.debug_tuple("PackedItem").field(&item).finish(),
+            Err(e) => f.debug_tuple("PackedItem").field(&e).finish(),
+        }
+    }
+}
+
+impl From<&Item> for PackedItem {
+    fn from(item: &Item) -> PackedItem {
+        PackedItem::encode(item)
+    }
+}
+
+/// A borrowed view of one attribute of a [`PackedItem`]. Scalars are read in place;
+/// composites are kept as their packed bytes and decoded on request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueRef<'a> {
+    /// A string.
+    S(&'a str),
+    /// A number, as its canonical text.
+    N(&'a str),
+    /// Binary.
+    B(&'a [u8]),
+    /// A boolean.
+    Bool(bool),
+    /// Null.
+    Null,
+    /// A map, list or set: its tag and packed value (tag included).
+    Composite(&'a [u8]),
+}
+
+impl ValueRef<'_> {
+    /// The value as an owned [`AttributeValue`].
+    pub fn to_value(&self) -> Result<AttributeValue, PackedError> {
+        Ok(match *self {
+            ValueRef::S(s) => AttributeValue::S(s.to_owned()),
+            ValueRef::N(n) => AttributeValue::N(Number::parse(n).map_err(|_| PackedError::Number(0))?),
+            ValueRef::B(b) => AttributeValue::B(b.to_vec()),
+            ValueRef::Bool(b) => AttributeValue::Bool(b),
+            ValueRef::Null => AttributeValue::Null,
+            ValueRef::Composite(bytes) => read_value(&Reader::new(bytes, 0), 0)?,
+        })
+    }
+
+    /// The value's DynamoDB type.
+    pub fn attribute_type(&self) -> crate::AttributeType {
+        use crate::AttributeType as T;
+        match *self {
+            ValueRef::S(_) => T::S,
+            ValueRef::N(_) => T::N,
+            ValueRef::B(_) => T::B,
+            ValueRef::Bool(_) => T::Bool,
+            ValueRef::Null => T::Null,
+            ValueRef::Composite(bytes) => match bytes.first() {
+                Some(&TAG_M) => T::M,
+                Some(&TAG_L) => T::L,
+                Some(&TAG_SS) => T::Ss,
+                Some(&TAG_NS) => T::Ns,
+                _ => T::Bs,
+            },
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing.
+
+fn put_varint(out: &mut Vec<u8>, v: usize) {
+    let mut v = v as u64;
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    put_varint(out, bytes.len());
+    out.extend_from_slice(bytes);
+}
+
+/// A number's canonical text, written into a stack buffer (at most 170 characters: 38
+/// digits and up to 130 zeros, a sign and a point).
+struct TextBuf {
+    buf: [u8; 192],
+    len: usize,
+}
+
+impl fmt::Write for TextBuf {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        let slot = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+fn put_number(out: &mut Vec<u8>, n: &Number) {
+    use fmt::Write as _;
+    let mut t = TextBuf { buf: [0; 192], len: 0 };
+    if write!(t, "{n}").is_ok() {
+        put_bytes(out, t.buf.get(..t.len).unwrap_or_default());
+    } else {
+        // Not reachable for a canonical Number; kept total rather than panicking.
+        put_bytes(out, n.to_string().as_bytes());
+    }
+}
+
+/// Writes `varint(count)` is the caller's job; this writes the attributes and returns their
+/// DynamoDB size.
+fn write_attrs(item: &Item, out: &mut Vec<u8>) -> usize {
+    let mut size = 0;
+    for (k, v) in item {
+        put_bytes(out, k.as_bytes());
+        size += k.len() + write_value(v, out);
+    }
+    size
+}
+
+/// Writes a composite's body behind a placeholder-free length: the body is built in `out`
+/// after the tag, then its length is inserted in front of it.
+fn with_body(out: &mut Vec<u8>, tag: u8, count: usize, body: impl FnOnce(&mut Vec<u8>) -> usize) -> usize {
+    out.push(tag);
+    let start = out.len();
+    put_varint(out, count);
+    let size = body(out);
+    let len = out.len() - start;
+    let mut prefix = Vec::with_capacity(10);
+    put_varint(&mut prefix, len);
+    out.splice(start..start, prefix);
+    size
+}
+
+/// Writes one value and returns its DynamoDB size.
+fn write_value(v: &AttributeValue, out: &mut Vec<u8>) -> usize {
+    match v {
+        AttributeValue::S(s) => {
+            out.push(TAG_S);
+            put_bytes(out, s.as_bytes());
+        }
+        AttributeValue::N(n) => {
+            out.push(TAG_N);
+            put_number(out, n);
+        }
+        AttributeValue::B(b) => {
+            out.push(TAG_B);
+            put_bytes(out, b);
+        }
+        AttributeValue::Bool(b) => out.push(if *b { TAG_TRUE } else { TAG_FALSE }),
+        AttributeValue::Null => out.push(TAG_NULL),
+        AttributeValue::M(m) => {
+            return with_body(out, TAG_M, m.len(), |out| 3 + m.len() + write_attrs(m, out))
+        }
+        AttributeValue::L(l) => {
+            return with_body(out, TAG_L, l.len(), |out| {
+                3 + l.iter().map(|x| 1 + write_value(x, out)).sum::<usize>()
+            })
+        }
+        AttributeValue::Ss(s) => {
+            with_body(out, TAG_SS, s.len(), |out| s.iter().map(|x| put_bytes(out, x.as_bytes())).count());
+        }
+        AttributeValue::Ns(s) => {
+            with_body(out, TAG_NS, s.len(), |out| s.iter().map(|x| put_number(out, x)).count());
+        }
+        AttributeValue::Bs(s) => {
+            with_body(out, TAG_BS, s.len(), |out| s.iter().map(|x| put_bytes(out, x)).count());
+        }
+    }
+    v.size()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading. Every read is bounds-checked; positions in errors are byte offsets.
+
+/// A cursor over packed bytes. The position is a `Cell` so a serde `Serialize` (which only
+/// gets `&self`) can advance it.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: Cell<usize>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(bytes: &'a [u8], pos: usize) -> Reader<'a> {
+        Reader { bytes, pos: Cell::new(pos) }
+    }
+
+    fn pos(&self) -> usize {
+        self.pos.get()
+    }
+
+    fn remaining(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos())
+    }
+
+    fn byte(&self) -> Result<u8, PackedError> {
+        let at = self.pos();
+        let b = *self.bytes.get(at).ok_or(PackedError::Truncated(at))?;
+        self.pos.set(at + 1);
+        Ok(b)
+    }
+
+    fn varint(&self) -> Result<usize, PackedError> {
+        let at = self.pos();
+        let mut v: u64 = 0;
+        for i in 0..10 {
+            let b = self.byte()?;
+            let part = u64::from(b & 0x7F);
+            if i == 9 && part > 1 {
+                return Err(PackedError::Varint(at));
+            }
+            v |= part << (7 * i);
+            if b & 0x80 == 0 {
+                // An overlong encoding (a final zero group) is refused: one value, one form.
+                if b == 0 && i > 0 {
+                    return Err(PackedError::Varint(at));
+                }
+                return usize::try_from(v).map_err(|_| PackedError::Varint(at));
+            }
+        }
+        Err(PackedError::Varint(at))
+    }
+
+    fn take(&self, n: usize) -> Result<&'a [u8], PackedError> {
+        let at = self.pos();
+        let end = at.checked_add(n).ok_or(PackedError::Truncated(at))?;
+        let out = self.bytes.get(at..end).ok_or(PackedError::Truncated(at))?;
+        self.pos.set(end);
+        Ok(out)
+    }
+
+    /// A length-prefixed byte string.
+    fn bytes(&self) -> Result<&'a [u8], PackedError> {
+        let n = self.varint()?;
+        self.take(n)
+    }
+
+    /// A length-prefixed UTF-8 string.
+    fn str(&self) -> Result<&'a str, PackedError> {
+        let at = self.pos();
+        std::str::from_utf8(self.bytes()?).map_err(|_| PackedError::Utf8(at))
+    }
+
+    /// A composite's body: its length prefix, then a reader over exactly the body.
+    fn body(&self) -> Result<Reader<'a>, PackedError> {
+        let body = self.bytes()?;
+        Ok(Reader::new(body, 0))
+    }
+
+    /// A count of elements that each take at least one byte: a count larger than the bytes
+    /// left is a lie, refused before anything is reserved for it.
+    fn count(&self) -> Result<usize, PackedError> {
+        let at = self.pos();
+        let n = self.varint()?;
+        if n > self.remaining() {
+            return Err(PackedError::Truncated(at));
+        }
+        Ok(n)
+    }
+}
+
+/// The version byte, size and count; returns `(size, count, offset of the first attribute)`.
+fn header(bytes: &[u8]) -> Result<(usize, usize, usize), PackedError> {
+    let r = Reader::new(bytes, 0);
+    let version = r.byte()?;
+    if version != PACKED_VERSION {
+        return Err(PackedError::Version(version));
+    }
+    let size = r.varint()?;
+    let count = r.count()?;
+    Ok((size, count, r.pos()))
+}
+
+/// A number's text, checked to be canonical (what `Number`'s `Display` writes).
+fn number_text<'a>(r: &Reader<'a>) -> Result<(&'a str, Number), PackedError> {
+    let at = r.pos();
+    let text = std::str::from_utf8(r.bytes()?).map_err(|_| PackedError::Number(at))?;
+    let n = Number::parse(text).map_err(|_| PackedError::Number(at))?;
+    use fmt::Write as _;
+    let mut t = TextBuf { buf: [0; 192], len: 0 };
+    if write!(t, "{n}").is_err() || t.buf.get(..t.len) != Some(text.as_bytes()) {
+        return Err(PackedError::Number(at));
+    }
+    Ok((text, n))
+}
+
+/// Checks `count` attributes (names sorted and unique) and returns their DynamoDB size.
+fn check_attrs(r: &Reader<'_>, count: usize, depth: usize) -> Result<usize, PackedError> {
+    let mut size = 0;
+    let mut last: Option<&str> = None;
+    for _ in 0..count {
+        let at = r.pos();
+        let name = r.str()?;
+        if last.is_some_and(|l| l >= name) {
+            return Err(PackedError::Order(at));
+        }
+        last = Some(name);
+        size += name.len() + check_value(r, depth)?;
+    }
+    Ok(size)
+}
+
+/// Checks one value and returns its DynamoDB size.
+fn check_value(r: &Reader<'_>, depth: usize) -> Result<usize, PackedError> {
+    if depth >= MAX_NESTING {
+        return Err(PackedError::TooDeep);
+    }
+    let at = r.pos();
+    Ok(match r.byte()? {
+        TAG_S => r.str()?.len(),
+        TAG_N => AttributeValue::N(number_text(r)?.1).size(),
+        TAG_B => r.bytes()?.len(),
+        TAG_FALSE | TAG_TRUE | TAG_NULL => 1,
+        tag @ (TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
+            let body = r.body()?;
+            let count = body.count()?;
+            let size = match tag {
+                TAG_M => 3 + count + check_attrs(&body, count, depth + 1)?,
+                TAG_L => {
+                    let mut size = 3 + count;
+                    for _ in 0..count {
+                        size += check_value(&body, depth + 1)?;
+                    }
+                    size
+                }
+                TAG_SS => (0..count).map(|_| body.str().map(str::len)).sum::<Result<usize, _>>()?,
+                TAG_NS => (0..count)
+                    .map(|_| number_text(&body).map(|(_, n)| AttributeValue::N(n).size()))
+                    .sum::<Result<usize, _>>()?,
+                _ => (0..count).map(|_| body.bytes().map(<[u8]>::len)).sum::<Result<usize, _>>()?,
+            };
+            if body.remaining() != 0 {
+                return Err(PackedError::Length(at));
+            }
+            size
+        }
+        tag => return Err(PackedError::Tag { tag, at }),
+    })
+}
+
+fn read_attrs(r: &Reader<'_>, count: usize, depth: usize) -> Result<Item, PackedError> {
+    let mut item = Item::new();
+    for _ in 0..count {
+        let name = Name::from(r.str()?);
+        // Names arrive sorted, so each insert is an append.
+        item.insert(name, read_value(r, depth)?);
+    }
+    Ok(item)
+}
+
+fn read_value(r: &Reader<'_>, depth: usize) -> Result<AttributeValue, PackedError> {
+    if depth >= MAX_NESTING {
+        return Err(PackedError::TooDeep);
+    }
+    let at = r.pos();
+    Ok(match r.byte()? {
+        TAG_S => AttributeValue::S(r.str()?.to_owned()),
+        TAG_N => AttributeValue::N(number_text(r)?.1),
+        TAG_B => AttributeValue::B(r.bytes()?.to_vec()),
+        TAG_FALSE => AttributeValue::Bool(false),
+        TAG_TRUE => AttributeValue::Bool(true),
+        TAG_NULL => AttributeValue::Null,
+        tag @ (TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
+            let body = r.body()?;
+            let count = body.count()?;
+            let value = match tag {
+                TAG_M => AttributeValue::M(read_attrs(&body, count, depth + 1)?),
+                TAG_L => AttributeValue::L(
+                    (0..count).map(|_| read_value(&body, depth + 1)).collect::<Result<_, _>>()?,
+                ),
+                TAG_SS => AttributeValue::Ss(
+                    (0..count).map(|_| body.str().map(str::to_owned)).collect::<Result<_, _>>()?,
+                ),
+                TAG_NS => AttributeValue::Ns(
+                    (0..count).map(|_| number_text(&body).map(|(_, n)| n)).collect::<Result<_, _>>()?,
+                ),
+                _ => AttributeValue::Bs(
+                    (0..count).map(|_| body.bytes().map(<[u8]>::to_vec)).collect::<Result<_, _>>()?,
+                ),
+            };
+            if body.remaining() != 0 {
+                return Err(PackedError::Length(at));
+            }
+            value
+        }
+        tag => return Err(PackedError::Tag { tag, at }),
+    })
+}
+
+/// Moves past one value without looking inside composites.
+fn skip_value(r: &Reader<'_>) -> Result<(), PackedError> {
+    let at = r.pos();
+    match r.byte()? {
+        TAG_S | TAG_N | TAG_B | TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS => {
+            r.bytes()?;
+        }
+        TAG_FALSE | TAG_TRUE | TAG_NULL => {}
+        tag => return Err(PackedError::Tag { tag, at }),
+    }
+    Ok(())
+}
+
+fn value_ref<'a>(r: &Reader<'a>) -> Result<ValueRef<'a>, PackedError> {
+    let start = r.pos();
+    let at = start;
+    Ok(match r.byte()? {
+        TAG_S => ValueRef::S(r.str()?),
+        TAG_N => ValueRef::N(std::str::from_utf8(r.bytes()?).map_err(|_| PackedError::Number(at))?),
+        TAG_B => ValueRef::B(r.bytes()?),
+        TAG_FALSE => ValueRef::Bool(false),
+        TAG_TRUE => ValueRef::Bool(true),
+        TAG_NULL => ValueRef::Null,
+        TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS => {
+            r.bytes()?;
+            ValueRef::Composite(r.bytes.get(start..r.pos()).ok_or(PackedError::Truncated(start))?)
+        }
+        tag => return Err(PackedError::Tag { tag, at }),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serialising straight from the bytes, in the same JSON as `Item`'s `Serialize`.
+
+impl Serialize for PackedItem {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (_, count, body) = self.head();
+        let r = Reader::new(&self.bytes, body);
+        AttrsSer { r: &r, count }.serialize(serializer)
+    }
+}
+
+/// `count` attributes read from `r` as a JSON object.
+struct AttrsSer<'r, 'a> {
+    r: &'r Reader<'a>,
+    count: usize,
+}
+
+impl Serialize for AttrsSer<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.count))?;
+        for _ in 0..self.count {
+            let name = self.r.str().map_err(S::Error::custom)?;
+            map.serialize_entry(name, &ValueSer(self.r))?;
+        }
+        map.end()
+    }
+}
+
+/// The next value read from the reader, as `AttributeValue`'s `Serialize` writes it.
+struct ValueSer<'r, 'a>(&'r Reader<'a>);
+
+impl Serialize for ValueSer<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let r = self.0;
+        let at = r.pos();
+        let mut map = serializer.serialize_map(Some(1))?;
+        let e = S::Error::custom;
+        match r.byte().map_err(e)? {
+            TAG_S => map.serialize_entry("S", r.str().map_err(e)?)?,
+            TAG_N => map.serialize_entry("N", r.str().map_err(e)?)?,
+            TAG_B => map.serialize_entry("B", &B64(r.bytes().map_err(e)?))?,
+            TAG_FALSE => map.serialize_entry("BOOL", &false)?,
+            TAG_TRUE => map.serialize_entry("BOOL", &true)?,
+            TAG_NULL => map.serialize_entry("NULL", &true)?,
+            tag @ (TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
+                let body = r.body().map_err(e)?;
+                let count = body.count().map_err(e)?;
+                let name = match tag {
+                    TAG_M => "M",
+                    TAG_L => "L",
+                    TAG_SS => "SS",
+                    TAG_NS => "NS",
+                    _ => "BS",
+                };
+                match tag {
+                    TAG_M => map.serialize_entry(name, &AttrsSer { r: &body, count })?,
+                    _ => map.serialize_entry(name, &SeqSer { r: &body, count, tag })?,
+                }
+            }
+            tag => return Err(S::Error::custom(PackedError::Tag { tag, at })),
+        }
+        map.end()
+    }
+}
+
+/// The elements of a list or set as a JSON array.
+struct SeqSer<'r, 'a> {
+    r: &'r Reader<'a>,
+    count: usize,
+    tag: u8,
+}
+
+impl Serialize for SeqSer<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.count))?;
+        let e = S::Error::custom;
+        for _ in 0..self.count {
+            match self.tag {
+                TAG_L => seq.serialize_element(&ValueSer(self.r))?,
+                TAG_SS | TAG_NS => seq.serialize_element(self.r.str().map_err(e)?)?,
+                _ => seq.serialize_element(&B64(self.r.bytes().map_err(e)?))?,
+            }
+        }
+        seq.end()
+    }
+}
+
+/// Binary as base64 text, encoded piecewise into the output (no intermediate string).
+struct B64<'a>(&'a [u8]);
+
+impl Serialize for B64<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&Base64Display::new(self.0, &STANDARD))
+    }
+}
+
+mod json;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,89 @@
+//! Writing a packed item's JSON wire form straight from its bytes, without serde: the same
+//! bytes as `PackedItem`'s (and `Item`'s) `Serialize` through serde_json, for the server's read
+//! responses (see `json_out` for why). Names and string values are escaped by
+//! [`write_str`]; a number's stored canonical text and base64 need no escaping.
+
+use super::{PackedError, PackedItem, Reader, TAG_B, TAG_BS, TAG_FALSE, TAG_L, TAG_M, TAG_N, TAG_NS};
+use super::{TAG_NULL, TAG_S, TAG_SS, TAG_TRUE};
+use crate::json_out::{write_base64, write_str};
+
+impl PackedItem {
+    /// Appends the item as a JSON object to `out`.
+    ///
+    /// A `PackedItem` holds bytes `from_bytes` accepts (its invariant), so the reads below do
+    /// not fail; if one did, the output would end early instead of a panic.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        let (_, count, body) = self.head();
+        let _ = attrs(&Reader::new(&self.bytes, body), count, out);
+    }
+}
+
+fn attrs(r: &Reader<'_>, count: usize, out: &mut Vec<u8>) -> Result<(), PackedError> {
+    out.push(b'{');
+    for i in 0..count {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(r.str()?, out);
+        out.push(b':');
+        value(r, out)?;
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+fn value(r: &Reader<'_>, out: &mut Vec<u8>) -> Result<(), PackedError> {
+    let at = r.pos();
+    match r.byte()? {
+        TAG_S => {
+            out.extend_from_slice(br#"{"S":"#);
+            write_str(r.str()?, out);
+        }
+        TAG_N => {
+            out.extend_from_slice(br#"{"N":""#);
+            out.extend_from_slice(r.bytes()?);
+            out.push(b'"');
+        }
+        TAG_B => {
+            out.extend_from_slice(br#"{"B":"#);
+            write_base64(r.bytes()?, out);
+        }
+        TAG_FALSE => out.extend_from_slice(br#"{"BOOL":false"#),
+        TAG_TRUE => out.extend_from_slice(br#"{"BOOL":true"#),
+        TAG_NULL => out.extend_from_slice(br#"{"NULL":true"#),
+        TAG_M => {
+            out.extend_from_slice(br#"{"M":"#);
+            let body = r.body()?;
+            let count = body.count()?;
+            attrs(&body, count, out)?;
+        }
+        tag @ (TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
+            out.extend_from_slice(match tag {
+                TAG_L => br#"{"L":["#.as_slice(),
+                TAG_SS => br#"{"SS":["#.as_slice(),
+                TAG_NS => br#"{"NS":["#.as_slice(),
+                _ => br#"{"BS":["#.as_slice(),
+            });
+            let body = r.body()?;
+            for i in 0..body.count()? {
+                if i > 0 {
+                    out.push(b',');
+                }
+                match tag {
+                    TAG_L => value(&body, out)?,
+                    TAG_SS => write_str(body.str()?, out),
+                    TAG_NS => {
+                        out.push(b'"');
+                        out.extend_from_slice(body.bytes()?);
+                        out.push(b'"');
+                    }
+                    _ => write_base64(body.bytes()?, out),
+                }
+            }
+            out.push(b']');
+        }
+        tag => return Err(PackedError::Tag { tag, at }),
+    }
+    out.push(b'}');
+    Ok(())
+}

@@ -1,0 +1,191 @@
+use proptest::prelude::*;
+
+use super::*;
+
+fn number() -> impl Strategy<Value = Number> {
+    (any::<i64>(), -140i32..130)
+        .prop_filter_map("in DynamoDB's range", |(m, e)| Number::parse(&format!("{m}E{e}")).ok())
+}
+
+fn name() -> impl Strategy<Value = String> {
+    prop_oneof!["[a-z]{1,6}", "\\PC{1,12}", Just("é".to_owned()), Just("ключ".to_owned()), "[a-z]{30,40}",]
+}
+
+fn scalar() -> impl Strategy<Value = AttributeValue> {
+    prop_oneof![
+        "\\PC{0,20}".prop_map(AttributeValue::S),
+        number().prop_map(AttributeValue::N),
+        proptest::collection::vec(any::<u8>(), 0..20).prop_map(AttributeValue::B),
+        any::<bool>().prop_map(AttributeValue::Bool),
+        Just(AttributeValue::Null),
+        proptest::collection::vec("\\PC{0,8}", 1..5).prop_map(AttributeValue::Ss),
+        proptest::collection::vec(number(), 1..5).prop_map(AttributeValue::Ns),
+        proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..8), 1..4)
+            .prop_map(AttributeValue::Bs),
+    ]
+}
+
+fn value() -> impl Strategy<Value = AttributeValue> {
+    scalar().prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(AttributeValue::L),
+            proptest::collection::vec((name(), inner), 0..6)
+                .prop_map(|pairs| AttributeValue::M(pairs.into_iter().collect())),
+        ]
+    })
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    proptest::collection::vec((name(), value()), 0..8).prop_map(|pairs| pairs.into_iter().collect())
+}
+
+/// A value nested `levels` lists deep around a string.
+fn nested(levels: usize) -> AttributeValue {
+    let mut v = AttributeValue::S("leaf".into());
+    for i in 0..levels {
+        v = if i % 2 == 0 { AttributeValue::L(vec![v]) } else { AttributeValue::M([("m", v)].into()) };
+    }
+    v
+}
+
+proptest! {
+    #[test]
+    fn decode_of_encode_is_the_item(item in item()) {
+        let packed = PackedItem::encode(&item);
+        prop_assert_eq!(packed.decode().unwrap(), item.clone());
+        prop_assert_eq!(packed.size(), crate::item_size(&item));
+        prop_assert_eq!(packed.len(), item.len());
+        let checked = PackedItem::from_bytes(packed.as_bytes().to_vec()).unwrap();
+        prop_assert_eq!(checked, packed);
+    }
+
+    #[test]
+    fn packed_json_is_the_item_json(item in item()) {
+        let packed = PackedItem::encode(&item);
+        prop_assert_eq!(serde_json::to_string(&packed).unwrap(), serde_json::to_string(&item).unwrap());
+    }
+
+    #[test]
+    fn write_json_is_the_item_json(item in item()) {
+        let packed = PackedItem::encode(&item);
+        let mut out = Vec::new();
+        packed.write_json(&mut out);
+        prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&item).unwrap());
+    }
+
+    #[test]
+    fn get_finds_each_attribute_and_only_those(item in item(), probe in name()) {
+        let packed = PackedItem::encode(&item);
+        for (k, v) in &item {
+            let found = packed.get(k).map(|r| r.to_value().unwrap());
+            prop_assert_eq!(found.as_ref(), Some(v));
+            prop_assert_eq!(packed.get(k).map(|r| r.attribute_type()), Some(v.attribute_type()));
+        }
+        prop_assert_eq!(packed.get(&probe).is_some(), item.contains_key(&probe));
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let _ = PackedItem::from_bytes(bytes.clone());
+        let mut with_version = vec![PACKED_VERSION];
+        with_version.extend_from_slice(&bytes);
+        let _ = PackedItem::from_bytes(with_version);
+    }
+
+    #[test]
+    fn mutated_bytes_never_panic_and_accepted_ones_decode(
+        item in item(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+        cut in any::<prop::sample::Index>(),
+        truncate in any::<bool>(),
+    ) {
+        let mut bytes = PackedItem::encode(&item).as_bytes().to_vec();
+        for (at, b) in edits {
+            let i = at.index(bytes.len());
+            bytes[i] = b;
+        }
+        if truncate {
+            bytes.truncate(cut.index(bytes.len() + 1));
+        }
+        if let Ok(packed) = PackedItem::from_bytes(bytes) {
+            // Whatever passes the check decodes, serialises and re-encodes to itself.
+            let decoded = packed.decode().unwrap();
+            let again = PackedItem::encode(&decoded);
+            prop_assert_eq!(again.as_bytes(), packed.as_bytes());
+            prop_assert!(serde_json::to_string(&packed).is_ok());
+        }
+    }
+}
+
+#[test]
+fn every_type_packs_and_serialises_like_the_item() {
+    let item: Item = serde_json::from_str(
+        r#"{"s": {"S": "x\"y"}, "n": {"N": "-1.50"}, "b": {"B": "AAE="}, "t": {"BOOL": true},
+            "f": {"BOOL": false}, "z": {"NULL": true}, "l": {"L": [{"S": ""}, {"N": "2E3"}]},
+            "m": {"M": {"é": {"SS": ["", "b"]}}}, "ns": {"NS": ["1", "0.001"]}, "bs": {"BS": ["", "AA=="]}}"#,
+    )
+    .unwrap();
+    let packed = PackedItem::encode(&item);
+    assert_eq!(serde_json::to_string(&packed).unwrap(), serde_json::to_string(&item).unwrap());
+    assert_eq!(packed.decode().unwrap(), item);
+    assert_eq!(packed.get("n"), Some(ValueRef::N("-1.5")));
+    assert_eq!(packed.get("s"), Some(ValueRef::S("x\"y")));
+    assert_eq!(packed.get("t"), Some(ValueRef::Bool(true)));
+    assert_eq!(packed.get("zz"), None);
+}
+
+#[test]
+fn nesting_at_the_limit_is_accepted_and_past_it_refused() {
+    let deepest: Item = [("a", nested(MAX_NESTING - 1))].into();
+    let packed = PackedItem::encode(&deepest);
+    assert_eq!(PackedItem::from_bytes(packed.as_bytes().to_vec()).unwrap().decode().unwrap(), deepest);
+    let too_deep: Item = [("a", nested(MAX_NESTING))].into();
+    let bytes = PackedItem::encode(&too_deep).as_bytes().to_vec();
+    assert_eq!(PackedItem::from_bytes(bytes), Err(PackedError::TooDeep));
+}
+
+#[test]
+fn a_lying_count_is_refused_without_reserving_for_it() {
+    // Version 1, size 0, then a count of 2^62 attributes with nothing behind it.
+    let mut bytes = vec![PACKED_VERSION, 0];
+    put_varint(&mut bytes, 1 << 62);
+    assert!(matches!(PackedItem::from_bytes(bytes), Err(PackedError::Truncated(_))));
+}
+
+#[test]
+fn names_out_of_order_are_refused() {
+    let item: Item = [("a", AttributeValue::Null), ("b", AttributeValue::Null)].into();
+    let mut bytes = PackedItem::encode(&item).as_bytes().to_vec();
+    let b = bytes.iter().rposition(|&x| x == b'b').unwrap();
+    bytes[b] = b'a';
+    assert!(matches!(PackedItem::from_bytes(bytes), Err(PackedError::Order(_))));
+}
+
+#[test]
+fn a_wrong_size_header_or_version_or_number_is_refused() {
+    let item: Item = [("n", AttributeValue::N(Number::from(12)))].into();
+    let bytes = PackedItem::encode(&item).as_bytes().to_vec();
+    let mut wrong_size = bytes.clone();
+    wrong_size[1] += 1;
+    assert!(matches!(PackedItem::from_bytes(wrong_size), Err(PackedError::Size { .. })));
+    let mut wrong_version = bytes.clone();
+    wrong_version[0] = 9;
+    assert_eq!(PackedItem::from_bytes(wrong_version), Err(PackedError::Version(9)));
+    // "12" becomes "02": a number, but not in canonical form.
+    let mut not_canonical = bytes;
+    let one = not_canonical.iter().rposition(|&x| x == b'1').unwrap();
+    not_canonical[one] = b'0';
+    assert!(matches!(PackedItem::from_bytes(not_canonical), Err(PackedError::Number(_))));
+}
+
+#[test]
+fn trailing_bytes_are_refused() {
+    let mut bytes = PackedItem::encode(&Item::new()).as_bytes().to_vec();
+    bytes.push(0);
+    assert!(matches!(PackedItem::from_bytes(bytes), Err(PackedError::Length(_))));
+}
+
+#[test]
+fn a_handle_is_two_words() {
+    assert_eq!(std::mem::size_of::<PackedItem>(), 16);
+}
