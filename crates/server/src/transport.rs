@@ -2,8 +2,9 @@
 //!
 //! Each connection is served by its own task. A request's body is collected up to
 //! [`MAX_REQUEST_BYTES`] and handed, complete, to [`Service::handle`]. Engine calls are
-//! synchronous: small single-item requests run directly on the tokio worker, everything else
-//! on the blocking pool, so that a long request never stalls the others (`fairness`).
+//! synchronous: small single-item requests run directly on the tokio worker (for a durable
+//! engine only the reads), everything else on the blocking pool, so that a long request never
+//! stalls the others and writes can share a group-commit sync (`fairness`).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -149,11 +150,11 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
         .get(http::header::EXPECT)
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     match read_body(body, declared, expects_continue).await {
-        Ok(body) if service.blocking_calls() || !runs_inline(target(&parts), body.len()) => {
-            // A durable engine may wait for an fsync inside the call. On the blocking pool many
-            // such calls wait at once, so one group commit can serve them all; on the async
-            // workers at most one call per worker could wait, and groups would stay tiny. A
-            // request that may run long goes there too, so that it never holds up the light
+        Ok(body) if !runs_inline(target(&parts), body.len(), service.blocking_calls()) => {
+            // A durable engine's write may wait for an fsync inside the call. On the blocking
+            // pool many such calls wait at once, so one group commit can serve them all; on the
+            // async workers at most one call per worker could wait, and groups would stay tiny.
+            // A request that may run long goes there too, so that it never holds up the light
             // requests of other connections (see `fairness`).
             let service = service.clone();
             let handle = tokio::task::spawn_blocking(move || service.handle(&parts, &body).map(Full::new));
