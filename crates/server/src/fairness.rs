@@ -8,6 +8,12 @@
 //! else — Scan and Query (up to 1 MB read), batches, transactions, PartiQL, control-plane
 //! calls, and any request with a large body — runs on the runtime's blocking pool, where the
 //! operating system time-slices it against the workers, which keep accepting and answering.
+//!
+//! A durable engine (a data directory) also sends its light *writes* to the blocking pool: a
+//! write may wait there for a group-commit fsync, and on the pool many writes wait for the same
+//! sync at once. Its light reads (GetItem, DescribeTable, ListTables) never wait for a sync and
+//! run inline like an in-memory engine's; a read of a key not in fjall's caches costs one
+//! bounded read of a single block, as small as the single-item work the rule already allows.
 
 use crate::operation::Operation;
 
@@ -17,17 +23,17 @@ use crate::operation::Operation;
 pub(crate) const INLINE_BODY_LIMIT: usize = 16 * 1024;
 
 /// Whether a request for `target` with a body of `body_len` bytes is light enough to run on an
-/// async worker (see the module comment). An unknown target is light: it is refused without
-/// reaching the engine.
-pub(crate) fn runs_inline(target: Option<&str>, body_len: usize) -> bool {
+/// async worker (see the module comment); `durable` says the engine's writes may wait for an
+/// fsync, which keeps them on the blocking pool. An unknown target is light: it is refused
+/// without reaching the engine.
+pub(crate) fn runs_inline(target: Option<&str>, body_len: usize, durable: bool) -> bool {
     if body_len > INLINE_BODY_LIMIT {
         return false;
     }
     match Operation::from_target(target) {
-        Ok(op) => matches!(
-            op.name(),
-            "GetItem" | "PutItem" | "UpdateItem" | "DeleteItem" | "DescribeTable" | "ListTables"
-        ),
+        Ok(Operation::GetItem | Operation::DescribeTable | Operation::ListTables) => true,
+        Ok(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) => !durable,
+        Ok(_) => false,
         Err(_) => true,
     }
 }
@@ -36,16 +42,34 @@ pub(crate) fn runs_inline(target: Option<&str>, body_len: usize) -> bool {
 mod tests {
     use super::*;
 
+    fn t(op: &str) -> String {
+        format!("DynamoDB_20120810.{op}")
+    }
+
     #[test]
     fn only_small_single_item_requests_run_inline() {
-        let t = |op: &str| format!("DynamoDB_20120810.{op}");
-        assert!(runs_inline(Some(&t("GetItem")), 300));
-        assert!(runs_inline(Some(&t("PutItem")), INLINE_BODY_LIMIT));
-        assert!(!runs_inline(Some(&t("PutItem")), INLINE_BODY_LIMIT + 1));
-        for heavy in ["Scan", "Query", "BatchWriteItem", "BatchGetItem", "TransactWriteItems", "CreateTable"]
-        {
-            assert!(!runs_inline(Some(&t(heavy)), 100), "{heavy}");
+        for durable in [false, true] {
+            assert!(runs_inline(Some(&t("GetItem")), 300, durable));
+            assert!(runs_inline(Some(&t("DescribeTable")), 300, durable));
+            assert!(runs_inline(Some(&t("ListTables")), 300, durable));
+            assert!(!runs_inline(Some(&t("GetItem")), INLINE_BODY_LIMIT + 1, durable));
+            for heavy in
+                ["Scan", "Query", "BatchWriteItem", "BatchGetItem", "TransactWriteItems", "CreateTable"]
+            {
+                assert!(!runs_inline(Some(&t(heavy)), 100, durable), "{heavy}");
+            }
+            assert!(runs_inline(Some("Nope"), 10, durable));
         }
-        assert!(runs_inline(Some("Nope"), 10));
+        assert!(runs_inline(Some(&t("PutItem")), INLINE_BODY_LIMIT, false));
+        assert!(!runs_inline(Some(&t("PutItem")), INLINE_BODY_LIMIT + 1, false));
+    }
+
+    #[test]
+    fn a_durable_engine_runs_writes_on_the_blocking_pool_and_reads_inline() {
+        for write in ["PutItem", "UpdateItem", "DeleteItem"] {
+            assert!(runs_inline(Some(&t(write)), 300, false), "{write}");
+            assert!(!runs_inline(Some(&t(write)), 300, true), "{write}");
+        }
+        assert!(runs_inline(Some(&t("GetItem")), 300, true));
     }
 }

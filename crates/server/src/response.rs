@@ -18,9 +18,12 @@ const CRC32_HEADER: HeaderName = HeaderName::from_static("x-amz-crc32");
 
 /// A DynamoDB request id: 52 characters of `[0-9A-Z]`.
 ///
-/// Ids only need to be unique, not secret: each thread draws them from its own wyrand
-/// generator, seeded once from the operating system's randomness, so an id costs a few
-/// multiplications instead of a `getrandom` system call per 16 random bytes.
+/// Ids only need to be unique, not secret: each thread starts from 52 random characters,
+/// drawn once from a wyrand generator seeded with the operating system's randomness, and
+/// counts up from there in base 36 (the last character first, carrying to the left). Two
+/// threads' sequences would have to start within 2^64 steps of each other in a space of
+/// 36^52 (about 2^268) to meet, so ids never repeat in practice, and the next id costs one
+/// character increment (rarely a carry) instead of 52 random characters.
 #[derive(Clone, Copy)]
 pub(crate) struct RequestId([u8; REQUEST_ID_LEN]);
 
@@ -46,13 +49,24 @@ impl std::ops::Deref for RequestId {
     }
 }
 
+const ALPHABET: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
 thread_local! {
-    static ID_STATE: std::cell::Cell<u64> = std::cell::Cell::new(id_seed());
+    static LAST_ID: std::cell::Cell<[u8; REQUEST_ID_LEN]> = std::cell::Cell::new(random_id());
 }
 
-fn id_seed() -> u64 {
+/// 52 random characters: each random byte picks one, `(byte * 36) >> 8` mapping the 256
+/// values onto the 36 characters 7 or 8 times each.
+fn random_id() -> [u8; REQUEST_ID_LEN] {
     let random = uuid::Uuid::new_v4().as_u128();
-    (random as u64) ^ ((random >> 64) as u64)
+    let state = std::cell::Cell::new((random as u64) ^ ((random >> 64) as u64));
+    let mut id = [0u8; REQUEST_ID_LEN];
+    for chunk in id.chunks_mut(8) {
+        for (c, byte) in chunk.iter_mut().zip(wyrand(&state).to_le_bytes()) {
+            *c = ALPHABET[(usize::from(byte) * 36) >> 8];
+        }
+    }
+    id
 }
 
 /// One step of wyrand (public domain; passes BigCrush and PractRand).
@@ -63,21 +77,30 @@ fn wyrand(state: &std::cell::Cell<u64>) -> u64 {
     ((t >> 64) as u64) ^ (t as u64)
 }
 
-pub(crate) fn new_request_id() -> RequestId {
-    const ALPHABET: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    // 36^12 < 2^64: twelve base-36 digits of each 64-bit draw are close to uniform.
-    const PER_DRAW: usize = 12;
-    let mut id = [0u8; REQUEST_ID_LEN];
-    ID_STATE.with(|state| {
-        for chunk in id.chunks_mut(PER_DRAW) {
-            let mut r = wyrand(state);
-            for c in chunk {
-                *c = ALPHABET[(r % 36) as usize];
-                r /= 36;
+/// `id` plus one in base 36, written in [`ALPHABET`]'s digits; `Z…Z` wraps to `0…0`.
+fn increment(id: &mut [u8; REQUEST_ID_LEN]) {
+    for c in id.iter_mut().rev() {
+        match *c {
+            b'Z' => *c = b'0',
+            b'9' => {
+                *c = b'A';
+                return;
+            }
+            _ => {
+                *c += 1;
+                return;
             }
         }
-    });
-    RequestId(id)
+    }
+}
+
+pub(crate) fn new_request_id() -> RequestId {
+    LAST_ID.with(|last| {
+        let mut id = last.get();
+        increment(&mut id);
+        last.set(id);
+        RequestId(id)
+    })
 }
 
 /// A response with the headers every DynamoDB response has. `content_type` is `None` for the
@@ -125,6 +148,23 @@ mod tests {
         let ids: std::collections::HashSet<String> =
             (0..10_000).map(|_| new_request_id().to_string()).collect();
         assert_eq!(ids.len(), 10_000);
+    }
+
+    #[test]
+    fn request_ids_count_up_in_base_36() {
+        let mut id = [b'0'; REQUEST_ID_LEN];
+        id[50] = b'9';
+        id[51] = b'Z';
+        increment(&mut id);
+        assert_eq!(&id[49..], b"0A0");
+        increment(&mut id);
+        assert_eq!(&id[49..], b"0A1");
+        let mut last = [b'Z'; REQUEST_ID_LEN];
+        increment(&mut last);
+        assert_eq!(last, [b'0'; REQUEST_ID_LEN]);
+        let first = random_id();
+        assert!(first.iter().all(|b| ALPHABET.contains(b)));
+        assert_ne!(first, random_id());
     }
 
     #[test]

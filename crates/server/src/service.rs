@@ -50,16 +50,17 @@ impl Service {
         self
     }
 
-    /// Runs engine calls on the runtime's blocking pool instead of the async workers. Use it
+    /// Runs engine writes on the runtime's blocking pool instead of the async workers. Use it
     /// when the engine's storage can block (a durable store waiting for a group-commit fsync):
-    /// then many requests can wait for the same sync at once. In-memory engines never block,
-    /// and are faster without the hop to another thread.
+    /// then many requests can wait for the same sync at once. Light reads never wait for a
+    /// sync and still run inline (`fairness`). In-memory engines never block, and are faster
+    /// without the hop to another thread.
     pub fn with_blocking_calls(mut self, blocking: bool) -> Service {
         self.blocking_calls = blocking;
         self
     }
 
-    /// Whether engine calls run on the blocking pool (see [`Service::with_blocking_calls`]).
+    /// Whether engine writes run on the blocking pool (see [`Service::with_blocking_calls`]).
     pub fn blocking_calls(&self) -> bool {
         self.blocking_calls
     }

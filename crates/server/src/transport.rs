@@ -2,12 +2,14 @@
 //!
 //! Each connection is served by its own task. A request's body is collected up to
 //! [`MAX_REQUEST_BYTES`] and handed, complete, to [`Service::handle`]. Engine calls are
-//! synchronous: small single-item requests run directly on the tokio worker, everything else
-//! on the blocking pool, so that a long request never stalls the others (`fairness`).
+//! synchronous: small single-item requests run directly on the tokio worker (for a durable
+//! engine only the reads), everything else on the blocking pool, so that a long request never
+//! stalls the others and writes can share a group-commit sync (`fairness`).
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +18,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use monotable_engine::Engine;
 use tokio::net::TcpListener;
@@ -26,8 +28,13 @@ use crate::response::{error_response, new_request_id, JSON_1_0};
 use crate::service::{Service, MAX_REQUEST_BYTES};
 use crate::ServerError;
 
-/// How long a client may take to send a request head before the connection is dropped.
-const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a connection may go without starting a request while none is in flight (a
+/// client trickling a request head, or an idle keep-alive connection) before it is dropped.
+/// Checked every [`IDLE_CHECK`], so a connection is dropped between 30 and 40 seconds after
+/// its last request finished.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often a connection's watchdog looks at its request counters.
+const IDLE_CHECK: Duration = Duration::from_secs(10);
 /// How much of an oversized body is read and discarded before answering 413.
 const DRAIN_BYTES: usize = 64 * 1024 * 1024;
 /// How long an oversized body is drained at most.
@@ -102,29 +109,40 @@ pub async fn serve_with(
                 let _ = stream.set_nodelay(true);
                 let service = service.clone();
                 let mount = mount.clone();
+                let progress = Arc::new(Progress::default());
+                let counters = progress.clone();
+                // No hyper timer: hyper's header read timeout arms, polls and cancels a timer
+                // for every request head; the connection's watchdog (`watch_idle`) enforces
+                // the same bound with one timer tick every ten seconds.
                 let connection = http1::Builder::new()
                     .keep_alive(true)
-                    .timer(TokioTimer::new())
-                    .header_read_timeout(HEADER_READ_TIMEOUT)
+                    .header_read_timeout(None)
                     .serve_connection(
                         TokioIo::new(stream),
                         service_fn(move |request| {
                             let service = service.clone();
                             let mount = mount.clone();
+                            let counters = counters.clone();
+                            counters.started.fetch_add(1, Ordering::Relaxed);
                             async move {
-                                Ok::<_, Infallible>(match mount {
+                                let response = match mount {
                                     Some(mount) if mount.matches(request.uri().path()) => {
                                         respond_mounted(&mount, request).await
                                     }
                                     _ => respond(&service, request).await,
-                                })
+                                };
+                                counters.finished.fetch_add(1, Ordering::Relaxed);
+                                Ok::<_, Infallible>(response)
                             }
                         }),
                     );
-                let connection = graceful.watch(connection);
+                let connection = tokio::spawn(graceful.watch(connection));
                 tokio::spawn(async move {
-                    if let Err(e) = connection.await {
-                        tracing::debug!(%peer, error = %e, "connection closed with an error");
+                    match watch_idle(connection, &progress, IDLE_CHECK, IDLE_TIMEOUT).await {
+                        Some(Ok(Ok(()))) => {}
+                        Some(Ok(Err(e))) => tracing::debug!(%peer, error = %e, "connection closed with an error"),
+                        Some(Err(e)) => tracing::debug!(%peer, error = %e, "connection task failed"),
+                        None => tracing::debug!(%peer, "connection idle too long; closed"),
                     }
                 });
             }
@@ -140,6 +158,50 @@ pub async fn serve_with(
     Ok(())
 }
 
+/// Requests a connection has started and finished, counted by its service function; a
+/// request that has started but not finished is in flight (its body being read, the engine
+/// running, or a mount's handler).
+#[derive(Default)]
+struct Progress {
+    started: AtomicU64,
+    finished: AtomicU64,
+}
+
+/// Waits for `connection` to end, and aborts it when no request has started for `timeout`
+/// ([`IDLE_TIMEOUT`]) while none was in flight, looking every `check` ([`IDLE_CHECK`]); `None`
+/// means it was aborted. This is the bound
+/// hyper's header read timeout gives (a request head must arrive within 30 s of the previous
+/// response, or of the connection's start), at one timer per ten seconds instead of one per
+/// request; it also drops a client that trickles a head, which never starts a request.
+async fn watch_idle<T>(
+    mut connection: tokio::task::JoinHandle<T>,
+    progress: &Progress,
+    check: Duration,
+    timeout: Duration,
+) -> Option<Result<T, tokio::task::JoinError>> {
+    let mut last_started = progress.started.load(Ordering::Relaxed);
+    let mut idle_for = Duration::ZERO;
+    loop {
+        tokio::select! {
+            result = &mut connection => return Some(result),
+            () = tokio::time::sleep(check) => {
+                let started = progress.started.load(Ordering::Relaxed);
+                let finished = progress.finished.load(Ordering::Relaxed);
+                if started != last_started || started != finished {
+                    last_started = started;
+                    idle_for = Duration::ZERO;
+                    continue;
+                }
+                idle_for += check;
+                if idle_for >= timeout {
+                    connection.abort();
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 async fn respond(service: &Service, request: http::Request<Incoming>) -> http::Response<Full<Bytes>> {
     let (parts, body) = request.into_parts();
     let declared = declared_length(&parts);
@@ -149,11 +211,11 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
         .get(http::header::EXPECT)
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     match read_body(body, declared, expects_continue).await {
-        Ok(body) if service.blocking_calls() || !runs_inline(target(&parts), body.len()) => {
-            // A durable engine may wait for an fsync inside the call. On the blocking pool many
-            // such calls wait at once, so one group commit can serve them all; on the async
-            // workers at most one call per worker could wait, and groups would stay tiny. A
-            // request that may run long goes there too, so that it never holds up the light
+        Ok(body) if !runs_inline(target(&parts), body.len(), service.blocking_calls()) => {
+            // A durable engine's write may wait for an fsync inside the call. On the blocking
+            // pool many such calls wait at once, so one group commit can serve them all; on the
+            // async workers at most one call per worker could wait, and groups would stay tiny.
+            // A request that may run long goes there too, so that it never holds up the light
             // requests of other connections (see `fairness`).
             let service = service.clone();
             let handle = tokio::task::spawn_blocking(move || service.handle(&parts, &body).map(Full::new));
@@ -274,5 +336,42 @@ async fn drain(mut body: Incoming, mut seen: usize) {
         if seen > DRAIN_BYTES {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHECK: Duration = Duration::from_millis(50);
+    const TIMEOUT: Duration = Duration::from_millis(500);
+
+    #[tokio::test]
+    async fn a_connection_that_starts_no_request_is_aborted_after_the_timeout() {
+        let progress = Progress::default();
+        let started = std::time::Instant::now();
+        let outcome = watch_idle(tokio::spawn(std::future::pending::<()>()), &progress, CHECK, TIMEOUT).await;
+        assert!(outcome.is_none());
+        assert!(started.elapsed() >= TIMEOUT);
+    }
+
+    #[tokio::test]
+    async fn a_request_in_flight_or_a_new_request_keeps_the_connection() {
+        let progress = Arc::new(Progress::default());
+        progress.started.fetch_add(1, Ordering::Relaxed);
+        let counters = progress.clone();
+        let connection = tokio::spawn(async move {
+            // One request in flight for three timeouts, then one new request every check.
+            tokio::time::sleep(TIMEOUT * 3).await;
+            counters.finished.fetch_add(1, Ordering::Relaxed);
+            for _ in 0..10 {
+                tokio::time::sleep(CHECK).await;
+                counters.started.fetch_add(1, Ordering::Relaxed);
+                counters.finished.fetch_add(1, Ordering::Relaxed);
+            }
+            "done"
+        });
+        let outcome = watch_idle(connection, &progress, CHECK, TIMEOUT).await;
+        assert_eq!(outcome.map(|r| r.ok()), Some(Some("done")));
     }
 }

@@ -9,12 +9,9 @@ pub(crate) fn parse_amz_date(s: &str) -> Option<i64> {
     if b.len() != 16 || b[8] != b'T' || b[15] != b'Z' {
         return None;
     }
+    // Fields are fixed-width runs of ASCII digits: read them directly, without `str::parse`.
     let digits = |range: std::ops::Range<usize>| -> Option<i64> {
-        let part = s.get(range)?;
-        if !part.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        part.parse().ok()
+        b.get(range)?.iter().try_fold(0i64, |n, &c| c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0')))
     };
     let (year, month, day) = (digits(0..4)?, digits(4..6)?, digits(6..8)?);
     let (hour, minute, second) = (digits(9..11)?, digits(11..13)?, digits(13..15)?);
