@@ -173,7 +173,14 @@ fn push_escape(b: u8, out: &mut Vec<u8>) {
 /// `\r`, `\t`, other control characters as `\u00XX` (lower-case hex); everything else,
 /// including DEL and non-ASCII, as it is.
 pub fn write_str(s: &str, out: &mut Vec<u8>) {
-    let mut rest = s.as_bytes();
+    write_str_bytes(s.as_bytes(), out);
+}
+
+/// [`write_str`] for bytes already known to be UTF-8 (a packed item's names and strings,
+/// checked when the item was packed or read): the check is not made again. Bytes that were
+/// not UTF-8 would be copied as they are, never a panic.
+pub(crate) fn write_str_bytes(bytes: &[u8], out: &mut Vec<u8>) {
+    let mut rest = bytes;
     out.reserve(rest.len() + 2);
     out.push(b'"');
     loop {

@@ -185,18 +185,51 @@ impl PackedItem {
     }
 
     /// A view of attribute `name`, found without decoding the other attributes.
+    ///
+    /// The engine reads key attributes this way on every write (the old item's index keys),
+    /// so the scan is a tight loop over the bytes: one-byte lengths (names and values under
+    /// 128 bytes) are read inline, and names are compared as bytes (checked as UTF-8 when the
+    /// item was packed or read; bytewise order is their order).
     pub fn get(&self, name: &str) -> Option<ValueRef<'_>> {
-        let (_, len, body) = self.head();
-        let r = Reader::new(&self.bytes, body);
+        let bytes: &[u8] = &self.bytes;
+        let (_, len, mut pos) = self.head();
         for _ in 0..len {
-            let k = r.str().ok()?;
-            match k.cmp(name) {
-                std::cmp::Ordering::Less => skip_value(&r).ok()?,
-                std::cmp::Ordering::Equal => return value_ref(&r).ok(),
+            let (n, at) = varint_at(bytes, pos)?;
+            let end = at.checked_add(n)?;
+            let key = bytes.get(at..end)?;
+            pos = end;
+            match key.cmp(name.as_bytes()) {
+                std::cmp::Ordering::Less => pos = skip_at(bytes, pos)?,
+                std::cmp::Ordering::Equal => return value_ref(&Reader::new(bytes, pos)).ok(),
                 std::cmp::Ordering::Greater => return None,
             }
         }
         None
+    }
+}
+
+/// The varint at `pos` and the position after it; one-byte varints without the general
+/// reader.
+fn varint_at(bytes: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let first = *bytes.get(pos)?;
+    if first < 0x80 {
+        return Some((usize::from(first), pos + 1));
+    }
+    let r = Reader::new(bytes, pos);
+    let v = r.varint().ok()?;
+    Some((v, r.pos()))
+}
+
+/// The position after the value at `pos`.
+fn skip_at(bytes: &[u8], pos: usize) -> Option<usize> {
+    match *bytes.get(pos)? {
+        TAG_FALSE | TAG_TRUE | TAG_NULL => Some(pos + 1),
+        TAG_S | TAG_N | TAG_B | TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS => {
+            let (n, at) = varint_at(bytes, pos + 1)?;
+            let end = at.checked_add(n)?;
+            (end <= bytes.len()).then_some(end)
+        }
+        _ => None,
     }
 }
 
@@ -592,18 +625,6 @@ fn read_value(r: &Reader<'_>, depth: usize) -> Result<AttributeValue, PackedErro
 }
 
 /// Moves past one value without looking inside composites.
-fn skip_value(r: &Reader<'_>) -> Result<(), PackedError> {
-    let at = r.pos();
-    match r.byte()? {
-        TAG_S | TAG_N | TAG_B | TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS => {
-            r.bytes()?;
-        }
-        TAG_FALSE | TAG_TRUE | TAG_NULL => {}
-        tag => return Err(PackedError::Tag { tag, at }),
-    }
-    Ok(())
-}
-
 fn value_ref<'a>(r: &Reader<'a>) -> Result<ValueRef<'a>, PackedError> {
     let start = r.pos();
     let at = start;

@@ -148,7 +148,10 @@ impl Write {
         let (new, new_size) = match &self_.mutation {
             Mutation::Check => (old.clone(), None),
             Mutation::Delete => (None, Some(0)),
-            Mutation::Put(item, size) => (Some(item.clone()), Some(*size)),
+            // The new item is packed once (the store needs the bytes anyway) and the change
+            // holds the packed form only: a copy of the request's decoded item would cost a
+            // deep clone of every attribute.
+            Mutation::Put(item, size) => (Some(SharedItem::from_packed(item.packed().clone())), Some(*size)),
             // An update that only removes attributes or set members does not create a missing
             // item, while any other update (even an empty AttributeUpdates) creates it with its
             // key. Source: ScyllaDB Alternator's `test_update_item_non_existent` and

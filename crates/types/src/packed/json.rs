@@ -1,11 +1,12 @@
 //! Writing a packed item's JSON wire form straight from its bytes, without serde: the same
 //! bytes as `PackedItem`'s (and `Item`'s) `Serialize` through serde_json, for the server's read
 //! responses (see `json_out` for why). Names and string values are escaped by
-//! [`write_str`]; a number's stored canonical text and base64 need no escaping.
+//! `write_str_bytes`, without checking their UTF-8 again (the packed item's invariant); a
+//! number's stored canonical text and base64 need no escaping.
 
 use super::{PackedError, PackedItem, Reader, TAG_B, TAG_BS, TAG_FALSE, TAG_L, TAG_M, TAG_N, TAG_NS};
 use super::{TAG_NULL, TAG_S, TAG_SS, TAG_TRUE};
-use crate::json_out::{write_base64, write_str};
+use crate::json_out::{write_base64, write_str_bytes};
 
 impl PackedItem {
     /// Appends the item as a JSON object to `out`.
@@ -24,7 +25,7 @@ fn attrs(r: &Reader<'_>, count: usize, out: &mut Vec<u8>) -> Result<(), PackedEr
         if i > 0 {
             out.push(b',');
         }
-        write_str(r.str()?, out);
+        write_str_bytes(r.bytes()?, out);
         out.push(b':');
         value(r, out)?;
     }
@@ -37,7 +38,7 @@ fn value(r: &Reader<'_>, out: &mut Vec<u8>) -> Result<(), PackedError> {
     match r.byte()? {
         TAG_S => {
             out.extend_from_slice(br#"{"S":"#);
-            write_str(r.str()?, out);
+            write_str_bytes(r.bytes()?, out);
         }
         TAG_N => {
             out.extend_from_slice(br#"{"N":""#);
@@ -71,7 +72,7 @@ fn value(r: &Reader<'_>, out: &mut Vec<u8>) -> Result<(), PackedError> {
                 }
                 match tag {
                     TAG_L => value(&body, out)?,
-                    TAG_SS => write_str(body.str()?, out),
+                    TAG_SS => write_str_bytes(body.bytes()?, out),
                     TAG_NS => {
                         out.push(b'"');
                         out.extend_from_slice(body.bytes()?);
