@@ -51,50 +51,29 @@ pub fn write_value(value: &AttributeValue, out: &mut Vec<u8>) {
             out.extend_from_slice(br#"{"M":"#);
             write_item(m, out);
         }
-        AttributeValue::L(l) => {
-            out.extend_from_slice(br#"{"L":["#);
-            for (i, v) in l.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_value(v, out);
-            }
-            out.push(b']');
-        }
-        AttributeValue::Ss(v) => {
-            out.extend_from_slice(br#"{"SS":["#);
-            for (i, s) in v.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_str(s, out);
-            }
-            out.push(b']');
-        }
-        AttributeValue::Ns(v) => {
-            out.extend_from_slice(br#"{"NS":["#);
-            for (i, n) in v.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                out.push(b'"');
-                n.write_text(out);
-                out.push(b'"');
-            }
-            out.push(b']');
-        }
-        AttributeValue::Bs(v) => {
-            out.extend_from_slice(br#"{"BS":["#);
-            for (i, b) in v.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_base64(b, out);
-            }
-            out.push(b']');
-        }
+        AttributeValue::L(l) => write_array(br#"{"L":["#, l, out, write_value),
+        AttributeValue::Ss(v) => write_array(br#"{"SS":["#, v, out, |s, out| write_str(s, out)),
+        AttributeValue::Ns(v) => write_array(br#"{"NS":["#, v, out, |n, out| {
+            out.push(b'"');
+            n.write_text(out);
+            out.push(b'"');
+        }),
+        AttributeValue::Bs(v) => write_array(br#"{"BS":["#, v, out, |b, out| write_base64(b, out)),
     }
     out.push(b'}');
+}
+
+/// Appends `open` (a type key and `[`), the elements written by `element` separated by commas,
+/// and `]`.
+fn write_array<T>(open: &[u8], elements: &[T], out: &mut Vec<u8>, element: impl Fn(&T, &mut Vec<u8>)) {
+    out.extend_from_slice(open);
+    for (i, e) in elements.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        element(e, out);
+    }
+    out.push(b']');
 }
 
 /// Appends `bytes` as a quoted standard base64 string (base64 needs no escaping).

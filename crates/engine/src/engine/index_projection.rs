@@ -89,6 +89,14 @@ fn listed(mut names: Vec<&str>, order: NameOrder) -> String {
     format!("[{}]", names.join(", "))
 }
 
+/// The names of `names` that `index` does not hold, in their order; empty for an ALL index.
+fn unprojected<'n>(index: &Index, table_key: &KeySchema, names: Vec<&'n str>) -> Vec<&'n str> {
+    if index.projection == ProjectionKind::All {
+        return Vec::new();
+    }
+    names.into_iter().filter(|n| !index.holds(table_key, n)).collect()
+}
+
 /// Refuses a filter (its top-level attribute names) that reads what `index` does not project.
 pub(crate) fn check_filter_names(
     index: &Index,
@@ -96,10 +104,7 @@ pub(crate) fn check_filter_names(
     names: Vec<&str>,
     order: NameOrder,
 ) -> Result<(), Error> {
-    if index.projection == ProjectionKind::All {
-        return Ok(());
-    }
-    let missing: Vec<&str> = names.into_iter().filter(|n| !index.holds(table_key, n)).collect();
+    let missing = unprojected(index, table_key, names);
     if missing.is_empty() {
         return Ok(());
     }
@@ -130,10 +135,7 @@ pub(crate) fn check_projection_names(
     table_key: &KeySchema,
     names: Vec<&str>,
 ) -> Result<(), Error> {
-    if !index.global || index.projection == ProjectionKind::All {
-        return Ok(());
-    }
-    let missing: Vec<&str> = names.into_iter().filter(|n| !index.holds(table_key, n)).collect();
+    let missing = if index.global { unprojected(index, table_key, names) } else { Vec::new() };
     if missing.is_empty() {
         return Ok(());
     }
