@@ -39,6 +39,15 @@ impl Target {
         }
     }
 
+    /// Refuses a projection of attributes a global index does not project (not checked with
+    /// `Select=COUNT`, which returns no attributes; see `index_projection`).
+    fn check_projection(&self, select: Select, projection: Option<&Projection>) -> Result<(), Error> {
+        if select == Select::Count {
+            return Ok(());
+        }
+        index_projection::check_read_projection(self.index.as_deref(), &self.schema.key, projection)
+    }
+
     /// The key schema that orders this keyspace.
     fn order_key(&self) -> &KeySchema {
         self.index.as_ref().map_or(&self.schema.key, |i| &i.key)
@@ -558,13 +567,7 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
     let source =
         ProjectionSource::of(input.projection_expression.is_some(), input.attributes_to_get.is_some());
     let select = select(input.select.as_deref(), source, &target, true)?;
-    if select != Select::Count {
-        index_projection::check_read_projection(
-            target.index.as_deref(),
-            &target.schema.key,
-            projection.as_ref(),
-        )?;
-    }
+    target.check_projection(select, projection.as_ref())?;
     let reverse = input.scan_index_forward == Some(false);
     let range = key_range(&order, &kc, reverse)?;
     let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
@@ -667,13 +670,7 @@ pub(super) fn scan(inner: &Inner, input: ScanInput) -> Result<ScanOutput, Error>
     let source =
         ProjectionSource::of(input.projection_expression.is_some(), input.attributes_to_get.is_some());
     let select = select(input.select.as_deref(), source, &target, false)?;
-    if select != Select::Count {
-        index_projection::check_read_projection(
-            target.index.as_deref(),
-            &target.schema.key,
-            projection.as_ref(),
-        )?;
-    }
+    target.check_projection(select, projection.as_ref())?;
     let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
     let range = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
     let result = run_page(Page {
