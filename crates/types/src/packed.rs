@@ -133,8 +133,19 @@ impl PackedItem {
     pub fn from_bytes(bytes: impl Into<Arc<[u8]>>) -> Result<PackedItem, PackedError> {
         let bytes: Arc<[u8]> = bytes.into();
         let (size, len, body) = header(&bytes)?;
-        let r = Reader::new(&bytes, body);
-        let actual = check_attrs(&r, len, 0)?;
+        // First a walk that only ORs the strings' bytes together: when no high bit is set,
+        // every string is ASCII and so UTF-8. Otherwise (non-ASCII text) or on any error,
+        // the strict walk checks each string as it goes and its verdict is the one returned,
+        // so errors are reported exactly as one strict walk reports them.
+        let fast = Strings::Ascii(Cell::new(0));
+        let mut r = Reader::new(&bytes, body);
+        let actual = match check_attrs(&r, len, 0, &fast) {
+            Ok(size) if fast.all_ascii() => size,
+            _ => {
+                r = Reader::new(&bytes, body);
+                check_attrs(&r, len, 0, &Strings::Strict)?
+            }
+        };
         if r.pos() != bytes.len() {
             return Err(PackedError::Length(r.pos()));
         }
@@ -521,49 +532,123 @@ fn number_text<'a>(r: &Reader<'a>) -> Result<(&'a str, Number), PackedError> {
     Ok((text, n))
 }
 
+/// How a check walk makes sure strings are UTF-8.
+enum Strings {
+    /// Each string's bytes are ORed into the cell; the walk proves UTF-8 only if no high bit
+    /// was seen (see [`PackedItem::from_bytes`]).
+    Ascii(Cell<u8>),
+    /// Each string is checked as it is read.
+    Strict,
+}
+
+impl Strings {
+    fn all_ascii(&self) -> bool {
+        matches!(self, Strings::Ascii(seen) if seen.get() < 0x80)
+    }
+}
+
 /// Checks `count` attributes (names sorted and unique) and returns their DynamoDB size.
-fn check_attrs(r: &Reader<'_>, count: usize, depth: usize) -> Result<usize, PackedError> {
+fn check_attrs(r: &Reader<'_>, count: usize, depth: usize, ascii: &Strings) -> Result<usize, PackedError> {
     let mut size = 0;
-    let mut last: Option<&str> = None;
+    let mut last: Option<&[u8]> = None;
     for _ in 0..count {
         let at = r.pos();
-        let name = r.str()?;
+        let name = checked_str(r, ascii)?;
+        // Byte order is `str` order.
         if last.is_some_and(|l| l >= name) {
             return Err(PackedError::Order(at));
         }
         last = Some(name);
-        size += name.len() + check_value(r, depth)?;
+        size += name.len() + check_value(r, depth, ascii)?;
     }
     Ok(size)
 }
 
+/// A length-prefixed string, checked (or, in the ASCII walk, noted) for UTF-8.
+fn checked_str<'a>(r: &Reader<'a>, strings: &Strings) -> Result<&'a [u8], PackedError> {
+    let at = r.pos();
+    let bytes = r.bytes()?;
+    match strings {
+        Strings::Ascii(seen) => seen.set(seen.get() | or_of(bytes)),
+        Strings::Strict if std::str::from_utf8(bytes).is_err() => return Err(PackedError::Utf8(at)),
+        Strings::Strict => {}
+    }
+    Ok(bytes)
+}
+
+/// The OR of all bytes: below 0x80 exactly when `bytes` is ASCII. Written as a plain fold so
+/// that the compiler vectorises it; for the short strings of names and keys it is a few
+/// instructions, with no call (unlike `is_ascii` or `from_utf8`).
+#[inline]
+fn or_of(bytes: &[u8]) -> u8 {
+    bytes.iter().fold(0u8, |acc, &b| acc | b)
+}
+
+/// A number's DynamoDB size, its text checked to be canonical. A plain integer of at most 18
+/// digits without a leading zero is canonical as it stands (`Number`'s `Display` writes
+/// integers in full; `plain_integers_are_canonical` pins it) and is sized without parsing
+/// text; anything else goes through [`number_text`].
+fn checked_number_size(r: &Reader<'_>) -> Result<usize, PackedError> {
+    let at = r.pos();
+    let n = match plain_integer(r.bytes()?) {
+        Some(v) => Number::from(v),
+        None => {
+            r.pos.set(at);
+            number_text(r)?.1
+        }
+    };
+    Ok(AttributeValue::N(n).size())
+}
+
+/// The value of `-?[1-9][0-9]{0,17}` or `0`, if `text` is one.
+fn plain_integer(text: &[u8]) -> Option<i64> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    match digits {
+        [b'0'] if !negative => return Some(0),
+        [] | [b'0', ..] => return None,
+        _ if digits.len() > 18 => return None,
+        _ => {}
+    }
+    let mut v: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(d - b'0');
+    }
+    Some(if negative { -v } else { v })
+}
+
 /// Checks one value and returns its DynamoDB size.
-fn check_value(r: &Reader<'_>, depth: usize) -> Result<usize, PackedError> {
+fn check_value(r: &Reader<'_>, depth: usize, ascii: &Strings) -> Result<usize, PackedError> {
     if depth >= MAX_NESTING {
         return Err(PackedError::TooDeep);
     }
     let at = r.pos();
     Ok(match r.byte()? {
-        TAG_S => r.str()?.len(),
-        TAG_N => AttributeValue::N(number_text(r)?.1).size(),
+        TAG_S => checked_str(r, ascii)?.len(),
+        TAG_N => checked_number_size(r)?,
         TAG_B => r.bytes()?.len(),
         TAG_FALSE | TAG_TRUE | TAG_NULL => 1,
         tag @ (TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
             let body = r.body()?;
             let count = body.count()?;
             let size = match tag {
-                TAG_M => 3 + count + check_attrs(&body, count, depth + 1)?,
+                TAG_M => 3 + count + check_attrs(&body, count, depth + 1, ascii)?,
                 TAG_L => {
                     let mut size = 3 + count;
                     for _ in 0..count {
-                        size += check_value(&body, depth + 1)?;
+                        size += check_value(&body, depth + 1, ascii)?;
                     }
                     size
                 }
-                TAG_SS => (0..count).map(|_| body.str().map(str::len)).sum::<Result<usize, _>>()?,
-                TAG_NS => (0..count)
-                    .map(|_| number_text(&body).map(|(_, n)| AttributeValue::N(n).size()))
+                TAG_SS => (0..count)
+                    .map(|_| checked_str(&body, ascii).map(<[u8]>::len))
                     .sum::<Result<usize, _>>()?,
+                TAG_NS => (0..count).map(|_| checked_number_size(&body)).sum::<Result<usize, _>>()?,
                 _ => (0..count).map(|_| body.bytes().map(<[u8]>::len)).sum::<Result<usize, _>>()?,
             };
             if body.remaining() != 0 {

@@ -189,3 +189,50 @@ fn trailing_bytes_are_refused() {
 fn a_handle_is_two_words() {
     assert_eq!(std::mem::size_of::<PackedItem>(), 16);
 }
+
+proptest! {
+    /// The checker's shortcut for plain integers accepts exactly what the full check accepts
+    /// for them, with the same number: `Display` writes an integer of up to 18 digits in full.
+    #[test]
+    fn plain_integers_are_canonical(v in -999_999_999_999_999_999i64..=999_999_999_999_999_999) {
+        let text = v.to_string();
+        prop_assert_eq!(plain_integer(text.as_bytes()), Some(v));
+        prop_assert_eq!(Number::from(v).to_string(), text.clone());
+        prop_assert_eq!(Number::parse(&text).unwrap(), Number::from(v));
+    }
+
+    /// Digit strings the shortcut declines (leading zeros, "-0", 19 digits, other characters)
+    /// go through the full check and get its verdict.
+    #[test]
+    fn the_integer_shortcut_agrees_with_the_full_check(text in "-?[0-9]{0,20}|[0-9.E+-]{1,8}") {
+        let bytes = {
+            let mut b = vec![PACKED_VERSION];
+            let n = Number::parse(&text).ok();
+            let size = n.map_or(0, |n| 1 + AttributeValue::N(n).size());
+            put_varint(&mut b, size);
+            put_varint(&mut b, 1);
+            put_bytes(&mut b, b"n");
+            b.push(TAG_N);
+            put_bytes(&mut b, text.as_bytes());
+            b
+        };
+        let canonical = Number::parse(&text).is_ok_and(|n| n.to_string() == text);
+        prop_assert_eq!(PackedItem::from_bytes(bytes).is_ok(), canonical, "{}", text);
+        if let Some(v) = plain_integer(text.as_bytes()) {
+            prop_assert!(canonical);
+            prop_assert_eq!(Number::parse(&text).unwrap(), Number::from(v));
+        }
+    }
+}
+
+#[test]
+fn invalid_utf8_is_refused_although_binary_values_are_not_text() {
+    // Binary bytes are not strings: high bytes there neither fail the item nor hide a string
+    // whose own high byte sends the check to the strict walk.
+    let item: Item = [("b", AttributeValue::B(vec![0xFF; 4])), ("s", AttributeValue::S("ok".into()))].into();
+    let mut bytes = PackedItem::encode(&item).as_bytes().to_vec();
+    assert!(PackedItem::from_bytes(bytes.clone()).is_ok());
+    let o = bytes.iter().rposition(|&x| x == b'o').unwrap();
+    bytes[o] = 0xC3; // a lead byte with no continuation
+    assert!(matches!(PackedItem::from_bytes(bytes), Err(PackedError::Utf8(_))));
+}
