@@ -95,6 +95,7 @@ fn is_escaped(b: u8) -> bool {
 /// The length of the longest prefix of `bytes` that needs no escaping. Whole 32-byte blocks
 /// are tested with a branch-free fold, which the compiler turns into vector compares; the
 /// block with the first escape, and the tail, are searched byte by byte.
+#[inline]
 fn clean_len(bytes: &[u8]) -> usize {
     let mut n = 0;
     for block in bytes.chunks_exact(32) {
@@ -159,6 +160,20 @@ pub fn write_str(s: &str, out: &mut Vec<u8>) {
 /// checked when the item was packed or read): the check is not made again. Bytes that were
 /// not UTF-8 would be copied as they are, never a panic.
 pub(crate) fn write_str_bytes(bytes: &[u8], out: &mut Vec<u8>) {
+    // Most strings need no escape: one capacity check and one copy.
+    if clean_len(bytes) == bytes.len() {
+        out.reserve(bytes.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
+    write_escaped(bytes, out);
+}
+
+/// [`write_str_bytes`] for a string with at least one byte to escape.
+#[cold]
+fn write_escaped(bytes: &[u8], out: &mut Vec<u8>) {
     let mut rest = bytes;
     out.reserve(rest.len() + 2);
     out.push(b'"');
