@@ -179,7 +179,7 @@ fn run<I, O>(
     call: impl FnOnce(I) -> Result<O, monotable_engine::Error>,
 ) -> Result<Vec<u8>, ServerError>
 where
-    I: DeserializeOwned,
+    I: DeserializeOwned + 'static,
     O: Serialize + 'static,
 {
     let input = decode_input::<I>(body)?;

@@ -179,7 +179,12 @@ impl Item {
                 same
             });
         }
-        attrs.shrink_to_fit();
+        // A reallocation only when it frees much: items are mostly short-lived (requests,
+        // responses; the store keeps packed bytes), and a growing Vec's spare room is at most
+        // its length.
+        if attrs.capacity() > 2 * attrs.len() + 4 {
+            attrs.shrink_to_fit();
+        }
         Item { attrs }
     }
 }

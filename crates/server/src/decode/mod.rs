@@ -18,6 +18,8 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 
 use crate::ServerError;
 
+mod fast;
+
 /// The deepest nesting of arrays and objects a request may have. DynamoDB allows 32 levels
 /// of nested attribute values (two JSON levels each) below a few levels of request structure;
 /// this is serde_json's own recursion limit, checked before any recursive parse runs.
@@ -87,7 +89,7 @@ fn nesting_exceeds(json: &[u8], max: usize) -> bool {
 
 /// Decodes `body` (whose encoding [`check_encoding`] accepted) into an input shape. When the
 /// decode fails, [`check_json`] decides whether the body was JSON at all.
-pub(crate) fn decode_input<I: DeserializeOwned>(body: &[u8]) -> Result<I, ServerError> {
+pub(crate) fn decode_input<I: DeserializeOwned + 'static>(body: &[u8]) -> Result<I, ServerError> {
     let body: &[u8] = match body.trim_ascii_start().first() {
         Some(b'{') => body,
         Some(b'[') => {
@@ -96,6 +98,11 @@ pub(crate) fn decode_input<I: DeserializeOwned>(body: &[u8]) -> Result<I, Server
         Some(b'n') => return Err(ServerError::Serialization(None)),
         _ => return Err(ServerError::Serialization(Some("Expected null".into()))),
     };
+    // The common layouts of the hot operations decode without serde (see `fast`); whatever
+    // the shortcut does not recognise, serde_json decodes, errors included.
+    if let Some(input) = fast::decode::<I>(body) {
+        return Ok(input);
+    }
     serde_json::from_slice(body).map_err(|e| match check_json(body) {
         // Not JSON after all (the syntax error lies past the member the decode stopped at).
         Err(syntax) => syntax,

@@ -1,0 +1,373 @@
+//! A shortcut decoder for the request layouts that SDKs send on the hot path: GetItem and
+//! PutItem bodies whose strings have no escapes and whose attribute values are `S`, `N`,
+//! `BOOL` or `NULL` (keys: `S` or `N`).
+//!
+//! It borrows every string from the body and allocates only what the input shape owns, where
+//! serde_json's derive goes through its generic visitor machinery (about 4,700 instructions
+//! for a two-attribute GetItem, most of a request's protocol work).
+//!
+//! Invariant: the shortcut returns `Some` only for bodies that serde_json decodes without
+//! error, and then the very value serde_json would produce; anything it does not recognise
+//! (an escape, a control character, an unknown or repeated member, `null`, another value type,
+//! a number the parser refuses, trailing bytes) makes it return `None`, and the body goes to
+//! serde_json, whose result and errors stand. `tests::the_shortcut_agrees_with_serde_json`
+//! checks this on generated bodies.
+
+use std::any::Any;
+use std::collections::HashMap;
+
+use monotable_engine::api::{GetItemInput, PutItemInput};
+use monotable_types::{AttributeValue, Item, Name, Number};
+
+/// The shortcut's decode of `body` into `I`, for the shapes it knows; `None` sends the body
+/// to serde_json.
+pub(crate) fn decode<I: 'static>(body: &[u8]) -> Option<I> {
+    let mut slot: Option<I> = None;
+    let any = &mut slot as &mut dyn Any;
+    // The type tests are resolved at compile time for each `I`.
+    if let Some(slot) = any.downcast_mut::<Option<GetItemInput>>() {
+        *slot = get_item(body);
+    } else if let Some(slot) = any.downcast_mut::<Option<PutItemInput>>() {
+        *slot = put_item(body);
+    }
+    slot
+}
+
+fn get_item(body: &[u8]) -> Option<GetItemInput> {
+    let mut c = Cursor::new(body)?;
+    let mut input = GetItemInput::default();
+    c.object(|c, member| {
+        match member {
+            "TableName" if input.table_name.is_none() => input.table_name = Some(c.string()?),
+            "Key" if input.key.is_none() => input.key = Some(c.item(Values::Key)?),
+            "ConsistentRead" if input.consistent_read.is_none() => input.consistent_read = Some(c.boolean()?),
+            "ReturnConsumedCapacity" if input.return_consumed_capacity.is_none() => {
+                input.return_consumed_capacity = Some(c.string()?)
+            }
+            "ProjectionExpression" if input.projection_expression.is_none() => {
+                input.projection_expression = Some(c.string()?)
+            }
+            "ExpressionAttributeNames" if input.expression_attribute_names.is_none() => {
+                input.expression_attribute_names = Some(c.names()?)
+            }
+            _ => return None,
+        }
+        Some(())
+    })?;
+    c.end()?;
+    Some(input)
+}
+
+fn put_item(body: &[u8]) -> Option<PutItemInput> {
+    let mut c = Cursor::new(body)?;
+    let mut input = PutItemInput::default();
+    c.object(|c, member| {
+        let slot = match member {
+            "TableName" => &mut input.table_name,
+            "ReturnValues" => &mut input.return_values,
+            "ReturnConsumedCapacity" => &mut input.return_consumed_capacity,
+            "ReturnItemCollectionMetrics" => &mut input.return_item_collection_metrics,
+            "ConditionExpression" => &mut input.condition_expression,
+            "ReturnValuesOnConditionCheckFailure" => &mut input.return_values_on_condition_check_failure,
+            "Item" if input.item.is_none() => {
+                input.item = Some(c.item(Values::Scalars)?);
+                return Some(());
+            }
+            "ExpressionAttributeNames" if input.expression_attribute_names.is_none() => {
+                input.expression_attribute_names = Some(c.names()?);
+                return Some(());
+            }
+            "ExpressionAttributeValues" if input.expression_attribute_values.is_none() => {
+                let mut values = HashMap::new();
+                c.object(|c, name| {
+                    values.insert(name.to_owned(), c.value(Values::Scalars)?);
+                    Some(())
+                })?;
+                input.expression_attribute_values = Some(values);
+                return Some(());
+            }
+            _ => return None,
+        };
+        // A repeated member is serde's to refuse.
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(c.string()?);
+        Some(())
+    })?;
+    c.end()?;
+    Some(input)
+}
+
+/// Which attribute value types the shortcut reads.
+#[derive(Clone, Copy, PartialEq)]
+enum Values {
+    /// `S` and `N` (the types a key may have, but `B`).
+    Key,
+    /// `S`, `N`, `BOOL` and `NULL`.
+    Scalars,
+}
+
+/// A position in the body. Every method returns `None` for anything outside the shortcut's
+/// grammar; none of them panics.
+struct Cursor<'a> {
+    /// The body, checked once to be UTF-8: every string is then a slice between two ASCII
+    /// quotes, which lie on character boundaries, and needs no check of its own.
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(body: &'a [u8]) -> Option<Cursor<'a>> {
+        let text = std::str::from_utf8(body).ok()?;
+        Some(Cursor { text, bytes: text.as_bytes(), at: 0 })
+    }
+
+    /// Skips JSON whitespace and returns the next byte without consuming it.
+    fn peek(&mut self) -> Option<u8> {
+        while let Some(&b) = self.bytes.get(self.at) {
+            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                return Some(b);
+            }
+            self.at += 1;
+        }
+        None
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// Nothing but whitespace remains.
+    fn end(&mut self) -> Option<()> {
+        self.peek().is_none().then_some(())
+    }
+
+    /// A string with no escape and no control character, borrowed from the body.
+    fn str(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let rest = self.bytes.get(self.at..)?;
+        let len = rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        if rest.get(len) != Some(&b'"') {
+            return None;
+        }
+        let text = self.text.get(self.at..self.at + len)?;
+        self.at += len + 1;
+        Some(text)
+    }
+
+    fn string(&mut self) -> Option<String> {
+        self.str().map(str::to_owned)
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        self.peek()?;
+        let rest = self.bytes.get(self.at..)?;
+        rest.starts_with(word).then(|| self.at += word.len())
+    }
+
+    fn boolean(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b't' => self.literal(b"true").map(|()| true),
+            b'f' => self.literal(b"false").map(|()| false),
+            _ => None,
+        }
+    }
+
+    /// An object: `member` is called with each member's name and must read its value.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.peek()? == b'}' {
+            self.at += 1;
+            return Some(());
+        }
+        loop {
+            let name = self.str()?;
+            self.eat(b':')?;
+            member(self, name)?;
+            match self.peek()? {
+                b',' => self.at += 1,
+                b'}' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// An attribute map. Repeated names are kept as `Item`'s own decode keeps them (the last
+    /// one wins), by collecting the same way.
+    fn item(&mut self, values: Values) -> Option<Item> {
+        let mut pairs: Vec<(Name, AttributeValue)> = Vec::new();
+        self.object(|c, name| {
+            pairs.push((Name::from(name), c.value(values)?));
+            Some(())
+        })?;
+        Some(pairs.into_iter().collect())
+    }
+
+    /// One attribute value: exactly one member, of a type `values` allows.
+    fn value(&mut self, values: Values) -> Option<AttributeValue> {
+        let mut found = None;
+        self.object(|c, tag| {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(match tag {
+                "S" => AttributeValue::S(c.string()?),
+                "N" => AttributeValue::N(Number::parse(c.str()?).ok()?),
+                "BOOL" if values == Values::Scalars => AttributeValue::Bool(c.boolean()?),
+                "NULL" if values == Values::Scalars => {
+                    c.literal(b"true")?;
+                    AttributeValue::Null
+                }
+                _ => return None,
+            });
+            Some(())
+        })?;
+        found
+    }
+
+    /// `ExpressionAttributeNames`: placeholders to names, the last repeat winning as in the
+    /// `HashMap` serde builds.
+    fn names(&mut self) -> Option<HashMap<String, String>> {
+        let mut names = HashMap::new();
+        self.object(|c, placeholder| {
+            names.insert(placeholder.to_owned(), c.string()?);
+            Some(())
+        })?;
+        Some(names)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde::de::DeserializeOwned;
+
+    use super::*;
+
+    /// Decodes with the shortcut and with serde_json; when the shortcut answers, serde_json
+    /// must have succeeded with the same value. Returns whether the shortcut answered.
+    fn agree<I: DeserializeOwned + PartialEq + std::fmt::Debug + 'static>(body: &str) -> bool {
+        let fast = decode::<I>(body.as_bytes());
+        let slow = serde_json::from_str::<I>(body);
+        if let Some(fast) = &fast {
+            match &slow {
+                Ok(slow) => assert_eq!(fast, slow, "{body}"),
+                Err(e) => panic!("the shortcut accepted what serde_json refuses ({e}): {body}"),
+            }
+        }
+        fast.is_some()
+    }
+
+    #[test]
+    fn sdk_layouts_take_the_shortcut() {
+        assert!(agree::<GetItemInput>(r#"{"TableName":"t","Key":{"pk":{"S":"a"},"sk":{"N":"1.50"}}}"#));
+        assert!(agree::<GetItemInput>(
+            r#" { "Key" : { "pk" : { "S" : "é" } } , "TableName" : "t", "ConsistentRead": true } "#
+        ));
+        assert!(agree::<PutItemInput>(
+            r##"{"TableName":"t","Item":{"b":{"S":"2"},"a":{"N":"-0"},"t":{"BOOL":false},"z":{"NULL":true}},
+                "ConditionExpression":"attribute_not_exists(#p)","ExpressionAttributeNames":{"#p":"pk"},
+                "ExpressionAttributeValues":{":v":{"S":"x"}},"ReturnValues":"ALL_OLD"}"##
+        ));
+        assert!(agree::<PutItemInput>(r#"{"TableName":"t","Item":{"a":{"S":"1"},"a":{"S":"2"}}}"#));
+    }
+
+    #[test]
+    fn anything_unusual_goes_to_serde_json() {
+        for body in [
+            r#"{"TableName":"t\"","Key":{}}"#,
+            r#"{"TableName":"t","TableName":"u"}"#,
+            r#"{"TableName":null}"#,
+            r#"{"TableName":"t","Unknown":1}"#,
+            r#"{"TableName":"t","Key":{"pk":{"B":"AA=="}}}"#,
+            r#"{"TableName":"t","Key":{"pk":{"S":"a","N":"1"}}}"#,
+            r#"{"TableName":"t","Key":{"pk":{"N":"1e999"}}}"#,
+            r#"{"TableName":"t","Key":{"pk":{}}}"#,
+            r#"{"TableName":"t"} x"#,
+            r#"{"TableName":"t",}"#,
+            "{\"TableName\":\"a\tb\"}",
+            r#"{"ConsistentRead":"true"}"#,
+            r#"{"TableName":"t""#,
+        ] {
+            assert!(!agree::<GetItemInput>(body), "{body}");
+        }
+        assert!(!agree::<PutItemInput>(r#"{"Item":{"m":{"M":{}}}}"#));
+        assert!(!agree::<PutItemInput>(r#"{"Item":{"z":{"NULL":false}}}"#));
+    }
+
+    /// Bodies built from fragments of the grammar and from near misses.
+    fn body() -> impl Strategy<Value = String> {
+        let string = prop_oneof![
+            Just("\"t\"".to_owned()),
+            Just("\"a b\"".to_owned()),
+            Just("\"é😀\"".to_owned()),
+            Just("\"\"".to_owned()),
+            Just("\"x\\\"y\"".to_owned()),
+            Just("\"x\\u0041\"".to_owned()),
+        ];
+        let value = prop_oneof![
+            string.clone().prop_map(|s| format!("{{\"S\":{s}}}")),
+            prop_oneof![Just("1"), Just("-0.50"), Just("1e3"), Just("abc"), Just("1E200"), Just("")]
+                .prop_map(|n| format!("{{\"N\":\"{n}\"}}")),
+            Just("{\"BOOL\":true}".to_owned()),
+            Just("{\"NULL\":true}".to_owned()),
+            Just("{\"NULL\":false}".to_owned()),
+            Just("{\"B\":\"AA==\"}".to_owned()),
+            Just("{}".to_owned()),
+            Just("{\"S\":\"a\",\"S\":\"b\"}".to_owned()),
+            Just("{\"S\":null}".to_owned()),
+        ];
+        let item =
+            proptest::collection::vec((prop_oneof![Just("a"), Just("b"), Just("pk")], value.clone()), 0..4)
+                .prop_map(|pairs| {
+                    let members: Vec<String> = pairs.iter().map(|(n, v)| format!("\"{n}\":{v}")).collect();
+                    format!("{{{}}}", members.join(","))
+                });
+        let member = prop_oneof![
+            string.clone().prop_map(|s| format!("\"TableName\":{s}")),
+            item.clone().prop_map(|i| format!("\"Key\":{i}")),
+            item.clone().prop_map(|i| format!("\"Item\":{i}")),
+            prop_oneof![Just("true"), Just("false"), Just("null"), Just("1")]
+                .prop_map(|b| format!("\"ConsistentRead\":{b}")),
+            string.clone().prop_map(|s| format!("\"ReturnValues\":{s}")),
+            string.clone().prop_map(|s| format!("\"ConditionExpression\":{s}")),
+            string.clone().prop_map(|s| format!("\"ExpressionAttributeNames\":{{\"#a\":{s}}}")),
+            value.clone().prop_map(|v| format!("\"ExpressionAttributeValues\":{{\":v\":{v},\":v\":{v}}}")),
+            Just("\"Other\":[1]".to_owned()),
+        ];
+        (proptest::collection::vec(member, 0..5), prop_oneof![Just(""), Just(" "), Just("\n"), Just("x")])
+            .prop_map(|(members, tail)| format!("{{ {} }}{tail}", members.join(" , ")))
+    }
+
+    /// The generated bodies exercise both sides: many take the shortcut, many do not.
+    #[test]
+    fn generated_bodies_cover_both_paths() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let (mut fast, mut slow) = (0, 0);
+        for _ in 0..2000 {
+            let body = body().new_tree(&mut runner).unwrap().current();
+            for took in [agree::<GetItemInput>(&body), agree::<PutItemInput>(&body)] {
+                if took {
+                    fast += 1
+                } else {
+                    slow += 1
+                }
+            }
+        }
+        assert!(fast > 400 && slow > 400, "shortcut {fast}, serde_json {slow}");
+    }
+
+    proptest! {
+        #[test]
+        fn the_shortcut_agrees_with_serde_json(body in body()) {
+            agree::<GetItemInput>(&body);
+            agree::<PutItemInput>(&body);
+        }
+    }
+}
