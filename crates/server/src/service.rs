@@ -22,7 +22,7 @@ use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_J
 use crate::ServerError;
 
 /// `X-Amz-Target`, the header naming the operation.
-const X_AMZ_TARGET: http::HeaderName = http::HeaderName::from_static("x-amz-target");
+pub(crate) const X_AMZ_TARGET: http::HeaderName = http::HeaderName::from_static("x-amz-target");
 
 /// The largest request body DynamoDB accepts (16 MiB); larger bodies get a bare 413.
 pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;

@@ -278,7 +278,7 @@ fn declared_length(parts: &http::request::Parts) -> Option<usize> {
 }
 
 fn target(parts: &http::request::Parts) -> Option<&str> {
-    parts.headers.get("x-amz-target").and_then(|v| v.to_str().ok())
+    parts.headers.get(crate::service::X_AMZ_TARGET).and_then(|v| v.to_str().ok())
 }
 
 /// Collects a request body of at most [`MAX_REQUEST_BYTES`]. A larger body is read on and

@@ -450,6 +450,11 @@ impl<'a> Reader<'a> {
 
     fn varint(&self) -> Result<usize, PackedError> {
         let at = self.pos();
+        // One byte (every length below 128): the common case, without the loop.
+        if let Some(&b) = self.bytes.get(at).filter(|&&b| b < 0x80) {
+            self.pos.set(at + 1);
+            return Ok(usize::from(b));
+        }
         let mut v: u64 = 0;
         for i in 0..10 {
             let b = self.byte()?;

@@ -99,28 +99,26 @@ pub(crate) fn parse<'a>(
 }
 
 /// The five `/`-separated elements of a credential (trailing slashes ignored), or `None` when
-/// there are more or fewer. One pass over the bytes; `/` is ASCII, so every cut lies on a
-/// character boundary.
+/// there are more or fewer. One memchr pass over the bytes; `/` is ASCII, so every cut lies on
+/// a character boundary.
 fn credential_parts(credential: &str) -> Option<[&str; 5]> {
     let credential = credential.trim_end_matches('/');
     let mut parts = [""; 5];
     let mut count = 0;
     let mut start = 0;
-    for (i, &b) in credential.as_bytes().iter().enumerate() {
-        if b == b'/' {
-            *parts.get_mut(count)? = credential.get(start..i)?;
-            count += 1;
-            start = i + 1;
-        }
+    for i in memchr::memchr_iter(b'/', credential.as_bytes()) {
+        *parts.get_mut(count)? = credential.get(start..i)?;
+        count += 1;
+        start = i + 1;
     }
     *parts.get_mut(count)? = credential.get(start..)?;
     (count == 4).then_some(parts)
 }
 
-/// The position of the first `byte` in `s`: a plain loop, which for the few dozen bytes of a
-/// header field costs less than the general substring search `split_once` runs.
+/// The position of the first `byte` in `s` (memchr: whole vector registers at a time, where a
+/// byte loop costs four instructions a byte over a 64-byte signature).
 fn find(s: &str, byte: u8) -> Option<usize> {
-    s.as_bytes().iter().position(|&b| b == byte)
+    memchr::memchr(byte, s.as_bytes())
 }
 
 /// Splits any header that starts with `AWS4-` into its algorithm and its three parameters,
