@@ -15,7 +15,10 @@ use crate::response::respond;
 const MAX_AGE_SECONDS: u32 = 172_800;
 
 /// The answer to a preflight request, or `None` when `parts` is not one.
-pub(crate) fn preflight(parts: &http::request::Parts, request_id: &str) -> Option<Response<Bytes>> {
+pub(crate) fn preflight(
+    parts: &http::request::Parts,
+    request_id: &(impl AsRef<[u8]> + ?Sized),
+) -> Option<Response<Bytes>> {
     if parts.method != Method::OPTIONS || !parts.headers.contains_key(ORIGIN) {
         return None;
     }

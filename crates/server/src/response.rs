@@ -42,6 +42,12 @@ impl std::fmt::Display for RequestId {
     }
 }
 
+impl AsRef<[u8]> for RequestId {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
 impl std::ops::Deref for RequestId {
     type Target = str;
     fn deref(&self) -> &str {
@@ -109,13 +115,14 @@ pub(crate) fn respond(
     status: StatusCode,
     body: Bytes,
     content_type: Option<&'static str>,
-    request_id: &str,
+    request_id: &(impl AsRef<[u8]> + ?Sized),
 ) -> Response<Bytes> {
     let crc = crc32fast::hash(&body);
     let mut response = Response::new(body);
     *response.status_mut() = status;
     let headers = response.headers_mut();
-    if let Ok(id) = HeaderValue::from_str(request_id) {
+    // The bytes as they are: a `RequestId` needs no UTF-8 check on the way to a header.
+    if let Ok(id) = HeaderValue::from_bytes(request_id.as_ref()) {
         headers.insert(REQUEST_ID_HEADER, id);
     }
     headers.insert(CRC32_HEADER, HeaderValue::from(crc));
@@ -129,7 +136,7 @@ pub(crate) fn respond(
 pub(crate) fn error_response(
     error: &ServerError,
     content_type: &'static str,
-    request_id: &str,
+    request_id: &(impl AsRef<[u8]> + ?Sized),
 ) -> Response<Bytes> {
     let (body, is_json) = error.body();
     respond(error.status(), body, is_json.then_some(content_type), request_id)

@@ -22,7 +22,7 @@ use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_J
 use crate::ServerError;
 
 /// `X-Amz-Target`, the header naming the operation.
-pub(crate) const X_AMZ_TARGET: http::HeaderName = http::HeaderName::from_static("x-amz-target");
+const X_AMZ_TARGET: http::HeaderName = http::HeaderName::from_static("x-amz-target");
 
 /// The largest request body DynamoDB accepts (16 MiB); larger bodies get a bare 413.
 pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
@@ -73,6 +73,17 @@ impl Service {
     /// Handles one complete request. Never panics on request content; every failure becomes
     /// DynamoDB's error response.
     pub fn handle(&self, parts: &http::request::Parts, body: &[u8]) -> Response<Bytes> {
+        self.handle_with_target(parts, body, target(parts))
+    }
+
+    /// [`Service::handle`] for a caller that has already read the `X-Amz-Target` header (the
+    /// transport routes on it), so that it is looked up once per request.
+    pub(crate) fn handle_with_target(
+        &self,
+        parts: &http::request::Parts,
+        body: &[u8],
+        target: Option<&str>,
+    ) -> Response<Bytes> {
         let started = Instant::now();
         let request_id = new_request_id();
         if let Some(response) = cors::preflight(parts, &request_id) {
@@ -80,7 +91,7 @@ impl Service {
         }
         let media_type = media_type(parts);
         let content_type = response_content_type(parts, media_type);
-        let (operation, result) = self.process(parts, media_type, body);
+        let (operation, result) = self.process(parts, media_type, body, target);
         let (mut response, error) = match result {
             Ok(response) => (respond(StatusCode::OK, response, Some(content_type), &request_id), None),
             Err(error) => (error_response(&error, content_type, &request_id), Some(error.type_name())),
@@ -109,6 +120,7 @@ impl Service {
         parts: &http::request::Parts,
         media_type: Option<&str>,
         body: &[u8],
+        target: Option<&str>,
     ) -> (Option<Operation>, Result<Bytes, ServerError>) {
         if body.len() > MAX_REQUEST_BYTES {
             return (None, Err(ServerError::RequestTooLarge));
@@ -141,12 +153,11 @@ impl Service {
             true => check_json(body).err().unwrap_or(error),
             false => error,
         };
-        let target = parts.headers.get(X_AMZ_TARGET).and_then(|v| v.to_str().ok());
         let operation = match Operation::from_target(target) {
             Ok(op) => op,
             Err(e) => return (None, Err(syntax_first(e))),
         };
-        if let Err(e) = self.auth.check(parts, signed, unix_now()) {
+        if let Err(e) = self.auth.check(parts, signed, unix_now) {
             return (Some(operation), Err(syntax_first(e)));
         }
         if body.is_empty() {
@@ -170,6 +181,11 @@ impl std::fmt::Debug for Service {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Service").field("auth", &self.auth).finish_non_exhaustive()
     }
+}
+
+/// The request's `X-Amz-Target` header, if it has a readable one.
+pub(crate) fn target(parts: &http::request::Parts) -> Option<&str> {
+    parts.headers.get(X_AMZ_TARGET).and_then(|v| v.to_str().ok())
 }
 
 /// The health check answers in plain text; everything else in the request's JSON flavour.

@@ -210,8 +210,9 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
         .headers
         .get(http::header::EXPECT)
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    let target = crate::service::target(&parts);
     match read_body(body, declared, expects_continue).await {
-        Ok(body) if !runs_inline(target(&parts), body.len(), service.blocking_calls()) => {
+        Ok(body) if !runs_inline(target, body.len(), service.blocking_calls()) => {
             // A durable engine's write may wait for an fsync inside the call. On the blocking
             // pool many such calls wait at once, so one group commit can serve them all; on the
             // async workers at most one call per worker could wait, and groups would stay tiny.
@@ -232,7 +233,7 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
                 }
             }
         }
-        Ok(body) => service.handle(&parts, &body).map(Full::new),
+        Ok(body) => service.handle_with_target(&parts, &body, target).map(Full::new),
         Err(error) => {
             let request_id = new_request_id();
             tracing::debug!(
@@ -275,10 +276,6 @@ fn declared_length(parts: &http::request::Parts) -> Option<usize> {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok())
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-}
-
-fn target(parts: &http::request::Parts) -> Option<&str> {
-    parts.headers.get(crate::service::X_AMZ_TARGET).and_then(|v| v.to_str().ok())
 }
 
 /// Collects a request body of at most [`MAX_REQUEST_BYTES`]. A larger body is read on and
