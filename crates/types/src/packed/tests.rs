@@ -236,3 +236,61 @@ fn invalid_utf8_is_refused_although_binary_values_are_not_text() {
     bytes[o] = 0xC3; // a lead byte with no continuation
     assert!(matches!(PackedItem::from_bytes(bytes), Err(PackedError::Utf8(_))));
 }
+
+/// The strict walk's verdict on the attributes of `bytes`: their size, if valid.
+fn strict_size(bytes: &[u8]) -> Option<usize> {
+    let (_, len, body) = header(bytes).ok()?;
+    let r = Reader::new(bytes, body);
+    let size = check_attrs(&r, len, 0).ok()?;
+    (r.pos() == bytes.len()).then_some(size)
+}
+
+/// Whether every name and string in `item` (at any depth) is ASCII.
+fn strings_ascii(item: &Item) -> bool {
+    fn value(v: &AttributeValue) -> bool {
+        match v {
+            AttributeValue::S(s) => s.is_ascii(),
+            AttributeValue::Ss(v) => v.iter().all(|s| s.is_ascii()),
+            AttributeValue::M(m) => strings_ascii(m),
+            AttributeValue::L(l) => l.iter().all(value),
+            _ => true,
+        }
+    }
+    item.iter().all(|(k, v)| k.is_ascii() && value(v))
+}
+
+fn quick_size(bytes: &[u8]) -> Option<usize> {
+    let (_, len, body) = header(bytes).ok()?;
+    quick::check(bytes, body, len)
+}
+
+proptest! {
+    /// The quick walk accepts only what the strict walk accepts, with the same size, and
+    /// accepts every valid item whose strings are ASCII.
+    #[test]
+    fn the_quick_walk_agrees_with_the_strict_one(item in item(), at in any::<prop::sample::Index>(), byte in any::<u8>()) {
+        let bytes = PackedItem::encode(&item).as_bytes().to_vec();
+        if strings_ascii(&item) {
+            prop_assert_eq!(quick_size(&bytes), strict_size(&bytes));
+            prop_assert!(quick_size(&bytes).is_some());
+        }
+        let mut mutated = bytes;
+        let i = at.index(mutated.len());
+        mutated[i] = byte;
+        if let Some(size) = quick_size(&mutated) {
+            prop_assert_eq!(strict_size(&mutated), Some(size));
+        }
+    }
+}
+
+#[test]
+fn or_of_sees_a_high_bit_anywhere() {
+    for len in 0..40 {
+        assert!(or_of(&vec![b'a'; len]) < 0x80, "{len}");
+        for at in 0..len {
+            let mut bytes = vec![b'a'; len];
+            bytes[at] = 0xC3;
+            assert!(or_of(&bytes) >= 0x80, "{len} {at}");
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The common case of [`PackedItem::from_bytes`](super::PackedItem::from_bytes)'s check, as
+//! tight as it can be written: an item whose strings are all ASCII and which has nothing
+//! wrong with it. It answers only "valid, of this size" or "ask the strict walk"; it never
+//! reports an error itself, so error kinds and positions are always the strict walk's.
+//!
+//! Invariant: `check` returns `Some(size)` only for bytes the strict walk accepts, with the
+//! size the strict walk computes (`tests::the_quick_walk_agrees_with_the_strict_one`).
+
+use super::{
+    canonical_number, or_of, plain_integer, AttributeValue, Number, MAX_NESTING, TAG_B, TAG_BS, TAG_FALSE,
+    TAG_L, TAG_M, TAG_N, TAG_NS, TAG_NULL, TAG_S, TAG_SS, TAG_TRUE,
+};
+
+/// Checks `count` attributes starting at `pos` in `bytes` (the body after the header) and
+/// returns their DynamoDB size, if they and nothing else fill the rest of `bytes` and every
+/// string is ASCII.
+pub(super) fn check(bytes: &[u8], pos: usize, count: usize) -> Option<usize> {
+    let mut q = Quick { bytes, pos, high: 0 };
+    let size = q.attrs(count, 0)?;
+    (q.pos == bytes.len() && q.high < 0x80).then_some(size)
+}
+
+struct Quick<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    /// The OR of every string byte read: below 0x80 when all were ASCII.
+    high: u8,
+}
+
+impl<'a> Quick<'a> {
+    #[inline(always)]
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.bytes.get(self.pos)?;
+        self.pos += 1;
+        Some(b)
+    }
+
+    /// A varint, with the strict reader's rules (at most ten bytes, no overlong form).
+    #[inline(always)]
+    fn varint(&mut self) -> Option<usize> {
+        let b = self.byte()?;
+        if b < 0x80 {
+            return Some(usize::from(b));
+        }
+        self.pos -= 1;
+        self.long_varint()
+    }
+
+    fn long_varint(&mut self) -> Option<usize> {
+        let mut v: u64 = 0;
+        for i in 0..10 {
+            let b = self.byte()?;
+            let part = u64::from(b & 0x7F);
+            if i == 9 && part > 1 {
+                return None;
+            }
+            v |= part << (7 * i);
+            if b & 0x80 == 0 {
+                return (b != 0 || i == 0).then(|| usize::try_from(v).ok()).flatten();
+            }
+        }
+        None
+    }
+
+    #[inline(always)]
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.varint()?;
+        let end = self.pos.checked_add(n)?;
+        let out = self.bytes.get(self.pos..end)?;
+        self.pos = end;
+        Some(out)
+    }
+
+    #[inline(always)]
+    fn str(&mut self) -> Option<&'a [u8]> {
+        let s = self.bytes()?;
+        self.high |= or_of(s);
+        Some(s)
+    }
+
+    fn number_size(&mut self) -> Option<usize> {
+        let text = self.bytes()?;
+        let n = match plain_integer(text) {
+            Some(v) => Number::from(v),
+            None => canonical_number(text)?,
+        };
+        Some(AttributeValue::N(n).size())
+    }
+
+    fn attrs(&mut self, count: usize, depth: usize) -> Option<usize> {
+        let mut size = 0;
+        let mut last: Option<&[u8]> = None;
+        for _ in 0..count {
+            let name = self.str()?;
+            if last.is_some_and(|l| l >= name) {
+                return None;
+            }
+            last = Some(name);
+            size += name.len() + self.value(depth)?;
+        }
+        Some(size)
+    }
+
+    fn value(&mut self, depth: usize) -> Option<usize> {
+        if depth >= MAX_NESTING {
+            return None;
+        }
+        Some(match self.byte()? {
+            TAG_S => self.str()?.len(),
+            TAG_N => self.number_size()?,
+            TAG_B => self.bytes()?.len(),
+            TAG_FALSE | TAG_TRUE | TAG_NULL => 1,
+            tag @ (TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
+                let body = self.bytes()?;
+                let mut inner = Quick { bytes: body, pos: 0, high: 0 };
+                let count = inner.varint()?;
+                if count > body.len() - inner.pos {
+                    return None;
+                }
+                let size = match tag {
+                    TAG_M => 3 + count + inner.attrs(count, depth + 1)?,
+                    TAG_L => {
+                        let mut size = 3 + count;
+                        for _ in 0..count {
+                            size += inner.value(depth + 1)?;
+                        }
+                        size
+                    }
+                    TAG_SS => (0..count).map(|_| inner.str().map(<[u8]>::len)).sum::<Option<usize>>()?,
+                    TAG_NS => (0..count).map(|_| inner.number_size()).sum::<Option<usize>>()?,
+                    _ => (0..count).map(|_| inner.bytes().map(<[u8]>::len)).sum::<Option<usize>>()?,
+                };
+                if inner.pos != body.len() {
+                    return None;
+                }
+                self.high |= inner.high;
+                size
+            }
+            _ => return None,
+        })
+    }
+}
