@@ -37,10 +37,17 @@ impl<S: Subscriber> Layer<S> for Capture {
 
 #[tokio::test]
 async fn every_call_emits_a_span_with_entity_operation_index_and_capacity() {
+    // tracing caches each callsite's interest process-wide, computed by the first thread to
+    // reach it against *that thread's* subscriber. A sibling test reaching the library's span
+    // first with no subscriber at all would cache "never" and this test would see nothing (it
+    // failed that way once against moto in CI). A bare global registry means no thread ever
+    // has no subscriber; the rebuild re-asks callsites cached before this test's subscriber.
+    let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry());
     let table = table().await;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let subscriber = tracing_subscriber::registry().with(Capture(seen.clone()));
     let _guard = tracing::subscriber::set_default(subscriber);
+    tracing::callsite::rebuild_interest_cache();
     let repo = table.repo::<Record>(&caller("a", &["o"], &[]).org("o").unwrap()).unwrap();
     repo.create(&Record::new("o", "r1", "open")).await.unwrap();
     repo.query(Query::index("gsi1").partition(Keys::new().with(Record::FIELDS.status, "open")))
