@@ -161,29 +161,30 @@ pub fn write_str(s: &str, out: &mut Vec<u8>) {
 /// not UTF-8 would be copied as they are, never a panic.
 pub(crate) fn write_str_bytes(bytes: &[u8], out: &mut Vec<u8>) {
     // Most strings need no escape: one capacity check and one copy.
-    if clean_len(bytes) == bytes.len() {
+    let clean = clean_len(bytes);
+    if clean == bytes.len() {
         out.reserve(bytes.len() + 2);
         out.push(b'"');
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
     }
-    write_escaped(bytes, out);
+    write_escaped(bytes, clean, out);
 }
 
-/// [`write_str_bytes`] for a string with at least one byte to escape.
+/// [`write_str_bytes`] for a string with a byte to escape after its first `clean` bytes.
 #[cold]
-fn write_escaped(bytes: &[u8], out: &mut Vec<u8>) {
+fn write_escaped(bytes: &[u8], mut clean: usize, out: &mut Vec<u8>) {
     let mut rest = bytes;
     out.reserve(rest.len() + 2);
     out.push(b'"');
     loop {
-        let clean = clean_len(rest);
         let (done, tail) = rest.split_at(clean);
         out.extend_from_slice(done);
         let Some((&b, tail)) = tail.split_first() else { break };
         push_escape(b, out);
         rest = tail;
+        clean = clean_len(rest);
     }
     out.push(b'"');
 }

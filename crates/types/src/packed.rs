@@ -204,7 +204,7 @@ impl PackedItem {
         let bytes: &[u8] = &self.bytes;
         let (_, len, mut pos) = self.head();
         for _ in 0..len {
-            let (n, at) = varint_at(bytes, pos)?;
+            let (n, at) = varint_from(bytes, pos).ok()?;
             let end = at.checked_add(n)?;
             let key = bytes.get(at..end)?;
             pos = end;
@@ -218,16 +218,39 @@ impl PackedItem {
     }
 }
 
-/// The varint at `pos` and the position after it; one-byte varints without the general
-/// reader.
-fn varint_at(bytes: &[u8], pos: usize) -> Option<(usize, usize)> {
-    let first = *bytes.get(pos)?;
-    if first < 0x80 {
-        return Some((usize::from(first), pos + 1));
+/// The varint at `at` and the position after it: at most ten bytes, no overlong form (a
+/// final zero group), so one value has one encoding. The one decoder of the format's
+/// varints, for every reader; one-byte varints (every length below 128) are decoded inline
+/// at the call, the rest by [`long_varint`].
+#[inline(always)]
+fn varint_from(bytes: &[u8], at: usize) -> Result<(usize, usize), PackedError> {
+    match bytes.get(at) {
+        Some(&b) if b < 0x80 => Ok((usize::from(b), at + 1)),
+        _ => long_varint(bytes, at),
     }
-    let r = Reader::new(bytes, pos);
-    let v = r.varint().ok()?;
-    Some((v, r.pos()))
+}
+
+/// [`varint_from`] past its one-byte case (or at the end of the bytes).
+#[inline(never)]
+fn long_varint(bytes: &[u8], at: usize) -> Result<(usize, usize), PackedError> {
+    let mut v: u64 = 0;
+    for i in 0..10 {
+        let pos = at + i;
+        let b = *bytes.get(pos).ok_or(PackedError::Truncated(pos))?;
+        let part = u64::from(b & 0x7F);
+        if i == 9 && part > 1 {
+            return Err(PackedError::Varint(at));
+        }
+        v |= part << (7 * i);
+        if b & 0x80 == 0 {
+            if b == 0 && i > 0 {
+                return Err(PackedError::Varint(at));
+            }
+            let v = usize::try_from(v).map_err(|_| PackedError::Varint(at))?;
+            return Ok((v, pos + 1));
+        }
+    }
+    Err(PackedError::Varint(at))
 }
 
 /// The position after the value at `pos`.
@@ -235,7 +258,7 @@ fn skip_at(bytes: &[u8], pos: usize) -> Option<usize> {
     match *bytes.get(pos)? {
         TAG_FALSE | TAG_TRUE | TAG_NULL => Some(pos + 1),
         TAG_S | TAG_N | TAG_B | TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS => {
-            let (n, at) = varint_at(bytes, pos + 1)?;
+            let (n, at) = varint_from(bytes, pos + 1).ok()?;
             let end = at.checked_add(n)?;
             (end <= bytes.len()).then_some(end)
         }
@@ -448,29 +471,9 @@ impl<'a> Reader<'a> {
     }
 
     fn varint(&self) -> Result<usize, PackedError> {
-        let at = self.pos();
-        // One byte (every length below 128): the common case, without the loop.
-        if let Some(&b) = self.bytes.get(at).filter(|&&b| b < 0x80) {
-            self.pos.set(at + 1);
-            return Ok(usize::from(b));
-        }
-        let mut v: u64 = 0;
-        for i in 0..10 {
-            let b = self.byte()?;
-            let part = u64::from(b & 0x7F);
-            if i == 9 && part > 1 {
-                return Err(PackedError::Varint(at));
-            }
-            v |= part << (7 * i);
-            if b & 0x80 == 0 {
-                // An overlong encoding (a final zero group) is refused: one value, one form.
-                if b == 0 && i > 0 {
-                    return Err(PackedError::Varint(at));
-                }
-                return usize::try_from(v).map_err(|_| PackedError::Varint(at));
-            }
-        }
-        Err(PackedError::Varint(at))
+        let (v, next) = varint_from(self.bytes, self.pos())?;
+        self.pos.set(next);
+        Ok(v)
     }
 
     fn take(&self, n: usize) -> Result<&'a [u8], PackedError> {
@@ -523,15 +526,24 @@ fn header(bytes: &[u8]) -> Result<(usize, usize, usize), PackedError> {
     Ok((size, count, r.pos()))
 }
 
-/// A number's text, checked to be canonical (what `Number`'s `Display` writes).
-fn number_text<'a>(r: &Reader<'a>) -> Result<(&'a str, Number), PackedError> {
+/// A length-prefixed number, its text checked to be canonical.
+fn number(r: &Reader<'_>) -> Result<Number, PackedError> {
     let at = r.pos();
-    let text = std::str::from_utf8(r.bytes()?).map_err(|_| PackedError::Number(at))?;
-    let n = canonical_number(text.as_bytes()).ok_or(PackedError::Number(at))?;
-    Ok((text, n))
+    number_of(r.bytes()?).ok_or(PackedError::Number(at))
 }
 
-/// The number `text` is, if it is one in canonical form.
+/// The number `text` is, if it is one in canonical form (what `Number`'s `Display` writes). A
+/// plain integer of at most 18 digits without a leading zero is canonical as it stands
+/// (`Display` writes integers in full; `plain_integers_are_canonical` pins it) and is read
+/// without parsing and re-formatting text.
+fn number_of(text: &[u8]) -> Option<Number> {
+    match plain_integer(text) {
+        Some(v) => Some(Number::from(v)),
+        None => canonical_number(text),
+    }
+}
+
+/// The number `text` is, if it is one in canonical form: parsed, written back and compared.
 fn canonical_number(text: &[u8]) -> Option<Number> {
     let text = std::str::from_utf8(text).ok()?;
     let n = Number::parse(text).ok()?;
@@ -584,20 +596,9 @@ fn or_of(bytes: &[u8]) -> u8 {
     words.remainder().iter().fold(high, |acc, &b| acc | b)
 }
 
-/// A number's DynamoDB size, its text checked to be canonical. A plain integer of at most 18
-/// digits without a leading zero is canonical as it stands (`Number`'s `Display` writes
-/// integers in full; `plain_integers_are_canonical` pins it) and is sized without parsing
-/// text; anything else goes through [`number_text`].
+/// A number's DynamoDB size, its text checked to be canonical.
 fn checked_number_size(r: &Reader<'_>) -> Result<usize, PackedError> {
-    let at = r.pos();
-    let n = match plain_integer(r.bytes()?) {
-        Some(v) => Number::from(v),
-        None => {
-            r.pos.set(at);
-            number_text(r)?.1
-        }
-    };
-    Ok(AttributeValue::N(n).size())
+    Ok(AttributeValue::N(number(r)?).size())
 }
 
 /// The value of `-?[1-9][0-9]{0,17}` or `0`, if `text` is one.
@@ -677,7 +678,7 @@ fn read_value(r: &Reader<'_>, depth: usize) -> Result<AttributeValue, PackedErro
     let at = r.pos();
     Ok(match r.byte()? {
         TAG_S => AttributeValue::S(r.str()?.to_owned()),
-        TAG_N => AttributeValue::N(number_text(r)?.1),
+        TAG_N => AttributeValue::N(number(r)?),
         TAG_B => AttributeValue::B(r.bytes()?.to_vec()),
         TAG_FALSE => AttributeValue::Bool(false),
         TAG_TRUE => AttributeValue::Bool(true),
@@ -693,9 +694,7 @@ fn read_value(r: &Reader<'_>, depth: usize) -> Result<AttributeValue, PackedErro
                 TAG_SS => AttributeValue::Ss(
                     (0..count).map(|_| body.str().map(str::to_owned)).collect::<Result<_, _>>()?,
                 ),
-                TAG_NS => AttributeValue::Ns(
-                    (0..count).map(|_| number_text(&body).map(|(_, n)| n)).collect::<Result<_, _>>()?,
-                ),
+                TAG_NS => AttributeValue::Ns((0..count).map(|_| number(&body)).collect::<Result<_, _>>()?),
                 _ => AttributeValue::Bs(
                     (0..count).map(|_| body.bytes().map(<[u8]>::to_vec)).collect::<Result<_, _>>()?,
                 ),

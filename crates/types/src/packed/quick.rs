@@ -7,8 +7,8 @@
 //! size the strict walk computes (`tests::the_quick_walk_agrees_with_the_strict_one`).
 
 use super::{
-    canonical_number, or_of, plain_integer, AttributeValue, Number, MAX_NESTING, TAG_B, TAG_BS, TAG_FALSE,
-    TAG_L, TAG_M, TAG_N, TAG_NS, TAG_NULL, TAG_S, TAG_SS, TAG_TRUE,
+    number_of, or_of, varint_from, AttributeValue, MAX_NESTING, TAG_B, TAG_BS, TAG_FALSE, TAG_L, TAG_M,
+    TAG_N, TAG_NS, TAG_NULL, TAG_S, TAG_SS, TAG_TRUE,
 };
 
 /// Checks `count` attributes starting at `pos` in `bytes` (the body after the header) and
@@ -35,31 +35,12 @@ impl<'a> Quick<'a> {
         Some(b)
     }
 
-    /// A varint, with the strict reader's rules (at most ten bytes, no overlong form).
+    /// A varint ([`varint_from`]: the strict reader's rules and its one-byte fast path).
     #[inline(always)]
     fn varint(&mut self) -> Option<usize> {
-        let b = self.byte()?;
-        if b < 0x80 {
-            return Some(usize::from(b));
-        }
-        self.pos -= 1;
-        self.long_varint()
-    }
-
-    fn long_varint(&mut self) -> Option<usize> {
-        let mut v: u64 = 0;
-        for i in 0..10 {
-            let b = self.byte()?;
-            let part = u64::from(b & 0x7F);
-            if i == 9 && part > 1 {
-                return None;
-            }
-            v |= part << (7 * i);
-            if b & 0x80 == 0 {
-                return (b != 0 || i == 0).then(|| usize::try_from(v).ok()).flatten();
-            }
-        }
-        None
+        let (v, next) = varint_from(self.bytes, self.pos).ok()?;
+        self.pos = next;
+        Some(v)
     }
 
     #[inline(always)]
@@ -79,12 +60,7 @@ impl<'a> Quick<'a> {
     }
 
     fn number_size(&mut self) -> Option<usize> {
-        let text = self.bytes()?;
-        let n = match plain_integer(text) {
-            Some(v) => Number::from(v),
-            None => canonical_number(text)?,
-        };
-        Some(AttributeValue::N(n).size())
+        Some(AttributeValue::N(number_of(self.bytes()?)?).size())
     }
 
     fn attrs(&mut self, count: usize, depth: usize) -> Option<usize> {
