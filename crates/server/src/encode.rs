@@ -5,8 +5,8 @@
 //! `Item`, Query's and Scan's `Items` and BatchGetItem's `Responses` are written by
 //! [`SharedItem::write_json`]: straight from a stored item's packed bytes, or by
 //! [`monotable_types::write_item`] for an item the engine built, instead of through serde's
-//! nested maps (a 25-item Query spent more than half its instructions in serde there). The rest of such a response is still
-//! serialised by sonic-rs and spliced after the items.
+//! nested maps (a 25-item Query spent more than half its instructions in serde there). The
+//! rest of such a response is still serialised by sonic-rs and spliced after the items.
 //!
 //! Invariant: the bytes equal `serde_json::to_vec(&output)` (tests below), so clients see the
 //! same JSON whichever path wrote it.

@@ -48,13 +48,6 @@ impl AsRef<[u8]> for RequestId {
     }
 }
 
-impl std::ops::Deref for RequestId {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
 const ALPHABET: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 thread_local! {
@@ -149,8 +142,8 @@ mod tests {
     #[test]
     fn request_ids_are_52_uppercase_alphanumerics_and_unique() {
         let a = new_request_id();
-        assert_eq!(a.len(), 52);
-        assert!(a.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase()), "{a}");
+        assert_eq!(a.as_str().len(), 52);
+        assert!(a.as_str().bytes().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase()), "{a}");
         assert_ne!(a.as_str(), new_request_id().as_str());
         let ids: std::collections::HashSet<String> =
             (0..10_000).map(|_| new_request_id().to_string()).collect();

@@ -36,23 +36,14 @@ pub(crate) fn decode<I: 'static>(body: &[u8]) -> Option<I> {
 fn get_item(body: &[u8]) -> Option<GetItemInput> {
     let mut c = Cursor::new(body)?;
     let mut input = GetItemInput::default();
-    c.object(|c, member| {
-        match member {
-            "TableName" if input.table_name.is_none() => input.table_name = Some(c.string()?),
-            "Key" if input.key.is_none() => input.key = Some(c.item(Values::Key)?),
-            "ConsistentRead" if input.consistent_read.is_none() => input.consistent_read = Some(c.boolean()?),
-            "ReturnConsumedCapacity" if input.return_consumed_capacity.is_none() => {
-                input.return_consumed_capacity = Some(c.string()?)
-            }
-            "ProjectionExpression" if input.projection_expression.is_none() => {
-                input.projection_expression = Some(c.string()?)
-            }
-            "ExpressionAttributeNames" if input.expression_attribute_names.is_none() => {
-                input.expression_attribute_names = Some(c.names()?)
-            }
-            _ => return None,
-        }
-        Some(())
+    c.object(|c, member| match member {
+        "TableName" => set(&mut input.table_name, || c.string()),
+        "Key" => set(&mut input.key, || c.item(Values::Key)),
+        "ConsistentRead" => set(&mut input.consistent_read, || c.boolean()),
+        "ReturnConsumedCapacity" => set(&mut input.return_consumed_capacity, || c.string()),
+        "ProjectionExpression" => set(&mut input.projection_expression, || c.string()),
+        "ExpressionAttributeNames" => set(&mut input.expression_attribute_names, || c.names()),
+        _ => None,
     })?;
     c.end()?;
     Some(input)
@@ -61,42 +52,32 @@ fn get_item(body: &[u8]) -> Option<GetItemInput> {
 fn put_item(body: &[u8]) -> Option<PutItemInput> {
     let mut c = Cursor::new(body)?;
     let mut input = PutItemInput::default();
-    c.object(|c, member| {
-        let slot = match member {
-            "TableName" => &mut input.table_name,
-            "ReturnValues" => &mut input.return_values,
-            "ReturnConsumedCapacity" => &mut input.return_consumed_capacity,
-            "ReturnItemCollectionMetrics" => &mut input.return_item_collection_metrics,
-            "ConditionExpression" => &mut input.condition_expression,
-            "ReturnValuesOnConditionCheckFailure" => &mut input.return_values_on_condition_check_failure,
-            "Item" if input.item.is_none() => {
-                input.item = Some(c.item(Values::Scalars)?);
-                return Some(());
-            }
-            "ExpressionAttributeNames" if input.expression_attribute_names.is_none() => {
-                input.expression_attribute_names = Some(c.names()?);
-                return Some(());
-            }
-            "ExpressionAttributeValues" if input.expression_attribute_values.is_none() => {
-                let mut values = HashMap::new();
-                c.object(|c, name| {
-                    values.insert(name.to_owned(), c.value(Values::Scalars)?);
-                    Some(())
-                })?;
-                input.expression_attribute_values = Some(values);
-                return Some(());
-            }
-            _ => return None,
-        };
-        // A repeated member is serde's to refuse.
-        if slot.is_some() {
-            return None;
+    c.object(|c, member| match member {
+        "TableName" => set(&mut input.table_name, || c.string()),
+        "Item" => set(&mut input.item, || c.item(Values::Scalars)),
+        "ReturnValues" => set(&mut input.return_values, || c.string()),
+        "ReturnConsumedCapacity" => set(&mut input.return_consumed_capacity, || c.string()),
+        "ReturnItemCollectionMetrics" => set(&mut input.return_item_collection_metrics, || c.string()),
+        "ConditionExpression" => set(&mut input.condition_expression, || c.string()),
+        "ReturnValuesOnConditionCheckFailure" => {
+            set(&mut input.return_values_on_condition_check_failure, || c.string())
         }
-        *slot = Some(c.string()?);
-        Some(())
+        "ExpressionAttributeNames" => set(&mut input.expression_attribute_names, || c.names()),
+        "ExpressionAttributeValues" => set(&mut input.expression_attribute_values, || c.values()),
+        _ => None,
     })?;
     c.end()?;
     Some(input)
+}
+
+/// Reads a member into its slot. A repeated member is serde's to refuse (its derive reports
+/// a duplicate field), so the shortcut declines it.
+fn set<T>(slot: &mut Option<T>, read: impl FnOnce() -> Option<T>) -> Option<()> {
+    if slot.is_some() {
+        return None;
+    }
+    *slot = Some(read()?);
+    Some(())
 }
 
 /// Which attribute value types the shortcut reads.
@@ -114,19 +95,18 @@ struct Cursor<'a> {
     /// The body, checked once to be UTF-8: every string is then a slice between two ASCII
     /// quotes, which lie on character boundaries, and needs no check of its own.
     text: &'a str,
-    bytes: &'a [u8],
     at: usize,
 }
 
 impl<'a> Cursor<'a> {
     fn new(body: &'a [u8]) -> Option<Cursor<'a>> {
         let text = std::str::from_utf8(body).ok()?;
-        Some(Cursor { text, bytes: text.as_bytes(), at: 0 })
+        Some(Cursor { text, at: 0 })
     }
 
     /// Skips JSON whitespace and returns the next byte without consuming it.
     fn peek(&mut self) -> Option<u8> {
-        while let Some(&b) = self.bytes.get(self.at) {
+        while let Some(&b) = self.text.as_bytes().get(self.at) {
             if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
                 return Some(b);
             }
@@ -147,7 +127,7 @@ impl<'a> Cursor<'a> {
     /// A string with no escape and no control character, borrowed from the body.
     fn str(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
-        let rest = self.bytes.get(self.at..)?;
+        let rest = self.text.as_bytes().get(self.at..)?;
         let len = rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         if rest.get(len) != Some(&b'"') {
             return None;
@@ -163,7 +143,7 @@ impl<'a> Cursor<'a> {
 
     fn literal(&mut self, word: &[u8]) -> Option<()> {
         self.peek()?;
-        let rest = self.bytes.get(self.at..)?;
+        let rest = self.text.as_bytes().get(self.at..)?;
         rest.starts_with(word).then(|| self.at += word.len())
     }
 
@@ -228,6 +208,17 @@ impl<'a> Cursor<'a> {
             Some(())
         })?;
         found
+    }
+
+    /// `ExpressionAttributeValues`: placeholders to values, the last repeat winning as in the
+    /// `HashMap` serde builds.
+    fn values(&mut self) -> Option<HashMap<String, AttributeValue>> {
+        let mut values = HashMap::new();
+        self.object(|c, placeholder| {
+            values.insert(placeholder.to_owned(), c.value(Values::Scalars)?);
+            Some(())
+        })?;
+        Some(values)
     }
 
     /// `ExpressionAttributeNames`: placeholders to names, the last repeat winning as in the
