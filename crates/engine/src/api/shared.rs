@@ -19,26 +19,27 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// An item in a response; dereferences to [`Item`]. See the module docs.
 #[derive(Clone)]
 pub struct SharedItem {
-    packed: Cell<PackedItem>,
-    item: Cell<Item>,
+    packed: Form<PackedItem>,
+    item: Form<Item>,
 }
 
-/// A cell that is either set when the `SharedItem` is made, or set later at most once. The
+/// One of a `SharedItem`'s two forms: either given when the `SharedItem` is made, or set
+/// later at most once. The
 /// first case, every item a read returns, costs no synchronisation: building a `OnceLock`
 /// already set goes through `Once` (about a hundred instructions per item of a Query page).
 #[derive(Clone)]
-struct Cell<T> {
+struct Form<T> {
     given: Option<T>,
     later: OnceLock<T>,
 }
 
-impl<T> Cell<T> {
-    fn new() -> Cell<T> {
-        Cell { given: None, later: OnceLock::new() }
+impl<T> Form<T> {
+    fn new() -> Form<T> {
+        Form { given: None, later: OnceLock::new() }
     }
 
-    fn with(value: T) -> Cell<T> {
-        Cell { given: Some(value), later: OnceLock::new() }
+    fn with(value: T) -> Form<T> {
+        Form { given: Some(value), later: OnceLock::new() }
     }
 
     fn get(&self) -> Option<&T> {
@@ -60,7 +61,7 @@ impl<T> Cell<T> {
 impl SharedItem {
     /// A stored item, decoded only when dereferenced.
     pub fn from_packed(packed: PackedItem) -> SharedItem {
-        SharedItem { packed: Cell::with(packed), item: Cell::new() }
+        SharedItem { packed: Form::with(packed), item: Form::new() }
     }
 
     /// The packed form, encoding the item on first use.
@@ -122,6 +123,25 @@ pub enum AttrRef<'a> {
     Packed(ValueRef<'a>),
 }
 
+impl AttrRef<'_> {
+    /// The attribute's DynamoDB type.
+    pub fn attribute_type(&self) -> monotable_types::AttributeType {
+        match self {
+            AttrRef::Decoded(v) => v.attribute_type(),
+            AttrRef::Packed(v) => v.attribute_type(),
+        }
+    }
+
+    /// The attribute as an owned value (`None` only if packed bytes failed to decode, which
+    /// the packed item's invariant rules out).
+    pub fn to_value(&self) -> Option<monotable_types::AttributeValue> {
+        match self {
+            AttrRef::Decoded(v) => Some((*v).clone()),
+            AttrRef::Packed(v) => v.to_value().ok(),
+        }
+    }
+}
+
 impl Deref for SharedItem {
     type Target = Item;
     fn deref(&self) -> &Item {
@@ -137,7 +157,7 @@ impl AsRef<Item> for SharedItem {
 
 impl From<Item> for SharedItem {
     fn from(item: Item) -> SharedItem {
-        SharedItem { packed: Cell::new(), item: Cell::with(item) }
+        SharedItem { packed: Form::new(), item: Form::with(item) }
     }
 }
 

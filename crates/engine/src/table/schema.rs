@@ -5,15 +5,8 @@ use std::sync::Arc;
 
 use monotable_types::{AttributeType, Item, PackedItem};
 
-use crate::api::{AttrRef, SharedItem};
+use crate::api::SharedItem;
 use crate::keys::{encode_attr, encode_value};
-
-fn attr_type(v: &AttrRef<'_>) -> AttributeType {
-    match v {
-        AttrRef::Decoded(v) => v.attribute_type(),
-        AttrRef::Packed(v) => v.attribute_type(),
-    }
-}
 use crate::storage::Keyspace;
 
 /// One key attribute: its name and scalar type (`S`, `N` or `B`).
@@ -81,7 +74,7 @@ impl KeySchema {
     pub fn encode_from_shared(&self, item: &SharedItem, out: &mut Vec<u8>) -> bool {
         for attr in self.attrs() {
             match item.attr(&attr.name) {
-                Some(v) if attr_type(&v) == attr.ty => encode_attr(&v, out),
+                Some(v) if v.attribute_type() == attr.ty => encode_attr(&v, out),
                 _ => return false,
             }
         }
@@ -92,12 +85,7 @@ impl KeySchema {
     pub fn extract_shared(&self, item: &SharedItem) -> Item {
         let mut key = Item::new();
         for a in self.attrs() {
-            let value = match item.attr(&a.name) {
-                Some(AttrRef::Decoded(v)) => Some(v.clone()),
-                Some(AttrRef::Packed(v)) => v.to_value().ok(),
-                None => None,
-            };
-            if let Some(v) = value {
+            if let Some(v) = item.attr(&a.name).and_then(|v| v.to_value()) {
                 key.insert(a.name.as_str().into(), v);
             }
         }
