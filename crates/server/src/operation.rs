@@ -67,7 +67,7 @@ macro_rules! operations {
 
             /// Decodes `body` into the operation's input shape, runs it on `engine` and
             /// encodes the output shape.
-            pub(crate) fn call(self, engine: &Engine, body: &[u8]) -> Result<Vec<u8>, ServerError> {
+            pub(crate) fn call(self, engine: &Engine, body: &str) -> Result<Vec<u8>, ServerError> {
                 match self {
                     $(Operation::$name => run(body, |input: $input| engine.$method(input)),)*
                     $(Operation::$sname => run(body, |input: $sinput| engine.$smethod(input)),)*
@@ -175,7 +175,7 @@ impl std::fmt::Display for Operation {
 }
 
 fn run<I, O>(
-    body: &[u8],
+    body: &str,
     call: impl FnOnce(I) -> Result<O, monotable_engine::Error>,
 ) -> Result<Vec<u8>, ServerError>
 where

@@ -143,12 +143,13 @@ impl Service {
         // typed decode; only when something fails is the whole-document check run, so that
         // the error is the one the check-first order gives.
         let deferred_syntax = !body.is_empty() && body.trim_ascii_start().first() == Some(&b'{');
-        if !body.is_empty() {
-            let checked = if deferred_syntax { check_encoding(body) } else { check_json(body) };
-            if let Err(e) = checked {
-                return (None, Err(e));
-            }
-        }
+        let text = match body.is_empty() {
+            true => "",
+            false => match if deferred_syntax { check_encoding(body) } else { check_json(body) } {
+                Ok(text) => text,
+                Err(e) => return (None, Err(e)),
+            },
+        };
         let syntax_first = |error: ServerError| match deferred_syntax {
             true => check_json(body).err().unwrap_or(error),
             false => error,
@@ -165,7 +166,7 @@ impl Service {
         }
         // A panic in an operation is a bug; it becomes a 500 for this request instead of
         // taking down the connection (or, in process, the caller's task).
-        let result = std::panic::catch_unwind(AssertUnwindSafe(|| operation.call(&self.engine, body)))
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| operation.call(&self.engine, text)))
             .unwrap_or_else(|_| {
                 Err(ServerError::Internal("The server encountered an internal error.".into()))
             });

@@ -21,7 +21,7 @@ use monotable_types::{AttributeValue, Item, Name, Number};
 
 /// The shortcut's decode of `body` into `I`, for the shapes it knows; `None` sends the body
 /// to serde_json.
-pub(crate) fn decode<I: 'static>(body: &[u8]) -> Option<I> {
+pub(crate) fn decode<I: 'static>(body: &str) -> Option<I> {
     let mut slot: Option<I> = None;
     let any = &mut slot as &mut dyn Any;
     // The type tests are resolved at compile time for each `I`.
@@ -33,8 +33,8 @@ pub(crate) fn decode<I: 'static>(body: &[u8]) -> Option<I> {
     slot
 }
 
-fn get_item(body: &[u8]) -> Option<GetItemInput> {
-    let mut c = Cursor::new(body)?;
+fn get_item(body: &str) -> Option<GetItemInput> {
+    let mut c = Cursor::new(body);
     let mut input = GetItemInput::default();
     c.object(|c, member| match member {
         "TableName" => set(&mut input.table_name, || c.string()),
@@ -49,8 +49,8 @@ fn get_item(body: &[u8]) -> Option<GetItemInput> {
     Some(input)
 }
 
-fn put_item(body: &[u8]) -> Option<PutItemInput> {
-    let mut c = Cursor::new(body)?;
+fn put_item(body: &str) -> Option<PutItemInput> {
+    let mut c = Cursor::new(body);
     let mut input = PutItemInput::default();
     c.object(|c, member| match member {
         "TableName" => set(&mut input.table_name, || c.string()),
@@ -92,16 +92,16 @@ enum Values {
 /// A position in the body. Every method returns `None` for anything outside the shortcut's
 /// grammar; none of them panics.
 struct Cursor<'a> {
-    /// The body, checked once to be UTF-8: every string is then a slice between two ASCII
-    /// quotes, which lie on character boundaries, and needs no check of its own.
+    /// The body as text (checked once to be UTF-8, by `check_encoding`): every string is then
+    /// a slice between two ASCII quotes, which lie on character boundaries, and needs no check
+    /// of its own.
     text: &'a str,
     at: usize,
 }
 
 impl<'a> Cursor<'a> {
-    fn new(body: &'a [u8]) -> Option<Cursor<'a>> {
-        let text = std::str::from_utf8(body).ok()?;
-        Some(Cursor { text, at: 0 })
+    fn new(text: &'a str) -> Cursor<'a> {
+        Cursor { text, at: 0 }
     }
 
     /// Skips JSON whitespace and returns the next byte without consuming it.
@@ -243,7 +243,7 @@ mod tests {
     /// Decodes with the shortcut and with serde_json; when the shortcut answers, serde_json
     /// must have succeeded with the same value. Returns whether the shortcut answered.
     fn agree<I: DeserializeOwned + PartialEq + std::fmt::Debug + 'static>(body: &str) -> bool {
-        let fast = decode::<I>(body.as_bytes());
+        let fast = decode::<I>(body);
         let slow = serde_json::from_str::<I>(body);
         if let Some(fast) = &fast {
             match &slow {

@@ -26,21 +26,21 @@ mod fast;
 pub const MAX_DEPTH: usize = 128;
 
 /// Fails with a message-less `SerializationException` unless `body` is one UTF-8 JSON
-/// document nested at most [`MAX_DEPTH`] deep.
-pub(crate) fn check_json(body: &[u8]) -> Result<(), ServerError> {
-    check_encoding(body)?;
-    serde_json::from_slice::<IgnoredAny>(body).map(|_| ()).map_err(|_| ServerError::Serialization(None))
+/// document nested at most [`MAX_DEPTH`] deep; returns it as text.
+pub(crate) fn check_json(body: &[u8]) -> Result<&str, ServerError> {
+    let text = check_encoding(body)?;
+    serde_json::from_str::<IgnoredAny>(text).map(|_| text).map_err(|_| ServerError::Serialization(None))
 }
 
 /// The cheap part of [`check_json`]: UTF-8 and nesting depth, without parsing. A body that
 /// passes it and decodes into an input shape is valid JSON (the decode reads every byte); a
 /// body that fails to decode must be given to [`check_json`] to tell a syntax error from a
-/// member error.
-pub(crate) fn check_encoding(body: &[u8]) -> Result<(), ServerError> {
-    if std::str::from_utf8(body).is_err() || nesting_exceeds(body, MAX_DEPTH) {
-        return Err(ServerError::Serialization(None));
+/// member error. Returns the body as text, so that nothing after it checks UTF-8 again.
+pub(crate) fn check_encoding(body: &[u8]) -> Result<&str, ServerError> {
+    match std::str::from_utf8(body) {
+        Ok(text) if !nesting_exceeds(body, MAX_DEPTH) => Ok(text),
+        _ => Err(ServerError::Serialization(None)),
     }
-    Ok(())
 }
 
 /// The number of `[` and `{` bytes in `json`, counted 64 bytes at a time into a byte-wide sum
@@ -99,10 +99,10 @@ fn nesting_exceeds(json: &[u8], max: usize) -> bool {
     false
 }
 
-/// Decodes `body` (whose encoding [`check_encoding`] accepted) into an input shape. When the
+/// Decodes `body` (the text [`check_encoding`] accepted) into an input shape. When the
 /// decode fails, [`check_json`] decides whether the body was JSON at all.
-pub(crate) fn decode_input<I: DeserializeOwned + 'static>(body: &[u8]) -> Result<I, ServerError> {
-    let body: &[u8] = match body.trim_ascii_start().first() {
+pub(crate) fn decode_input<I: DeserializeOwned + 'static>(body: &str) -> Result<I, ServerError> {
+    let body: &str = match body.as_bytes().trim_ascii_start().first() {
         Some(b'{') => body,
         Some(b'[') => {
             return Err(ServerError::Serialization(Some("Start of list found where not expected".into())))
@@ -115,10 +115,12 @@ pub(crate) fn decode_input<I: DeserializeOwned + 'static>(body: &[u8]) -> Result
     if let Some(input) = fast::decode::<I>(body) {
         return Ok(input);
     }
-    serde_json::from_slice(body).map_err(|e| match check_json(body) {
+    // `from_str`, not `from_slice`: the text is known to be UTF-8, so serde_json need not
+    // check each string again.
+    serde_json::from_str(body).map_err(|e| match check_json(body.as_bytes()) {
         // Not JSON after all (the syntax error lies past the member the decode stopped at).
         Err(syntax) => syntax,
-        Ok(()) => translate(e),
+        Ok(_) => translate(e),
     })
 }
 
@@ -216,8 +218,7 @@ mod tests {
     }
 
     fn err(body: &str) -> (String, Option<String>) {
-        let e =
-            check_json(body.as_bytes()).and_then(|()| decode_input::<Shape>(body.as_bytes())).unwrap_err();
+        let e = check_json(body.as_bytes()).and_then(decode_input::<Shape>).unwrap_err();
         (e.type_name().to_string(), e.message().map(str::to_string))
     }
 
