@@ -116,6 +116,81 @@ fn clean_len(bytes: &[u8]) -> usize {
     n + rest.iter().position(|&b| is_escaped(b)).unwrap_or(rest.len())
 }
 
+/// True when no byte of `bytes` needs escaping: [`clean_len`]`(bytes) == bytes.len()`, for
+/// less work on the short strings (names, keys) that most of a response is made of. Whole
+/// 32-byte blocks go through the vectorised fold; what is left, eight bytes at a time as one
+/// `u64` (the last word overlapping the one before it), and a string of fewer than eight
+/// bytes as one word padded with a clean byte.
+#[inline]
+fn is_clean(bytes: &[u8]) -> bool {
+    let blocks = bytes.len() / 32 * 32;
+    let (head, rest) = bytes.split_at(blocks);
+    for block in head.chunks_exact(32) {
+        let hits = block
+            .iter()
+            .fold(0u8, |acc, &b| acc | u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\'));
+        if hits != 0 {
+            return false;
+        }
+    }
+    let n = rest.len();
+    if n < 8 {
+        return !word_needs_escape(short_word(rest));
+    }
+    let mut at = 0;
+    while at + 8 < n {
+        if word_needs_escape(word_at(rest, at)) {
+            return false;
+        }
+        at += 8;
+    }
+    !word_needs_escape(word_at(rest, n - 8))
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// True when a byte of `w` is below 0x20, a quote or a backslash. Exact, not an estimate: the
+/// classic zero-byte tests (`(x - 0x01…01) & !x & 0x80…80`, and its below-`n` form for
+/// `n <= 0x80`) can misplace a hit only above a real one, so they never report a word
+/// without one, nor miss a word with one. Bytes of 0x80 and above (UTF-8 sequences) are
+/// never hits.
+#[inline]
+fn word_needs_escape(w: u64) -> bool {
+    let below = w.wrapping_sub(ONES * 0x20) & !w;
+    let q = w ^ (ONES * u64::from(b'"'));
+    let quote = q.wrapping_sub(ONES) & !q;
+    let b = w ^ (ONES * u64::from(b'\\'));
+    let backslash = b.wrapping_sub(ONES) & !b;
+    (below | quote | backslash) & (ONES * 0x80) != 0
+}
+
+/// The eight bytes of `bytes` at `at`, or a word that needs escaping (so the exact path runs)
+/// if they are not all there, which the callers' bounds rule out.
+#[inline]
+fn word_at(bytes: &[u8], at: usize) -> u64 {
+    bytes.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()).map_or(0, u64::from_le_bytes)
+}
+
+/// A word holding every byte of `bytes` (fewer than eight) and clean padding (`A`): lengths 4
+/// to 7 as two overlapping four-byte loads, 1 to 3 as the first, middle and last bytes.
+#[inline]
+fn short_word(bytes: &[u8]) -> u64 {
+    const PAD: u64 = ONES * (b'A' as u64);
+    let n = bytes.len();
+    let byte = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(0));
+    let four = |i: usize| {
+        bytes
+            .get(i..i + 4)
+            .and_then(|w| <[u8; 4]>::try_from(w).ok())
+            .map_or(0, |w| u64::from(u32::from_le_bytes(w)))
+    };
+    match n {
+        0 => PAD,
+        1..=3 => byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16 | PAD << 24,
+        _ => four(0) | four(n - 4) << 32,
+    }
+}
+
 /// `ESCAPED[b]` is 1 for the bytes [`is_escaped`] accepts, 0 for the others.
 static ESCAPED: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -161,15 +236,14 @@ pub fn write_str(s: &str, out: &mut Vec<u8>) {
 /// not UTF-8 would be copied as they are, never a panic.
 pub(crate) fn write_str_bytes(bytes: &[u8], out: &mut Vec<u8>) {
     // Most strings need no escape: one capacity check and one copy.
-    let clean = clean_len(bytes);
-    if clean == bytes.len() {
+    if is_clean(bytes) {
         out.reserve(bytes.len() + 2);
         out.push(b'"');
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
     }
-    write_escaped(bytes, clean, out);
+    write_escaped(bytes, clean_len(bytes), out);
 }
 
 /// [`write_str_bytes`] for a string with a byte to escape after its first `clean` bytes.
@@ -231,6 +305,25 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_word_check_sees_every_position_of_every_length() {
+        for n in 0..72 {
+            let clean = vec![b'a'; n];
+            assert!(is_clean(&clean), "{n}");
+            for at in 0..n {
+                let mut s = clean.clone();
+                for bad in [0x00, 0x01, 0x1f, b'"', b'\\'] {
+                    s[at] = bad;
+                    assert!(!is_clean(&s), "length {n}, byte {bad:#x} at {at}");
+                }
+                for fine in [0x20, b'!', b'#', b'[', b']', 0x7f, 0x80, 0xa2, 0xdc, 0xff] {
+                    s[at] = fine;
+                    assert!(is_clean(&s), "length {n}, byte {fine:#x} at {at}");
+                }
+            }
+        }
+    }
+
     mod props {
         use super::*;
         use proptest::prelude::*;
@@ -254,7 +347,25 @@ mod tests {
             })
         }
 
+        /// Bytes drawn mostly from around the escape boundaries, so that hits land at every
+        /// position of short strings and of words.
+        fn tricky_bytes() -> impl Strategy<Value = Vec<u8>> {
+            let byte = prop_oneof![
+                4 => b'a'..=b'z',
+                1 => 0x00u8..0x21,
+                1 => Just(b'"'),
+                1 => Just(b'\\'),
+                1 => 0x7fu8..=0xff,
+            ];
+            proptest::collection::vec(byte, 0..80)
+        }
+
         proptest! {
+            #[test]
+            fn the_word_check_agrees_with_the_byte_check(bytes in tricky_bytes()) {
+                prop_assert_eq!(is_clean(&bytes), bytes.iter().all(|&b| !is_escaped(b)), "{:?}", bytes);
+            }
+
             #[test]
             fn write_item_equals_serde_json(pairs in proptest::collection::vec((any::<String>(), value()), 0..6)) {
                 let item: Item = pairs.into_iter().collect();
