@@ -220,13 +220,19 @@ impl PackedItem {
 
 /// The varint at `at` and the position after it: at most ten bytes, no overlong form (a
 /// final zero group), so one value has one encoding. The one decoder of the format's
-/// varints, for every reader; one-byte varints (every length below 128) are decoded inline
-/// at the call, the rest by [`long_varint`].
+/// varints, for every reader; one- and two-byte varints (every length below 16,384) are
+/// decoded inline at the call, the rest by [`long_varint`].
 #[inline(always)]
 fn varint_from(bytes: &[u8], at: usize) -> Result<(usize, usize), PackedError> {
     match bytes.get(at) {
         Some(&b) if b < 0x80 => Ok((usize::from(b), at + 1)),
-        _ => long_varint(bytes, at),
+        // Two bytes (128 to 16,383: item sizes, strings past 127 bytes) are read here too. A
+        // zero second byte is an overlong form; the long path refuses it.
+        Some(&b) => match bytes.get(at + 1) {
+            Some(&c) if c < 0x80 && c != 0 => Ok((usize::from(b & 0x7F) | usize::from(c) << 7, at + 2)),
+            _ => long_varint(bytes, at),
+        },
+        None => long_varint(bytes, at),
     }
 }
 

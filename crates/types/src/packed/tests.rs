@@ -294,3 +294,54 @@ fn or_of_sees_a_high_bit_anywhere() {
         }
     }
 }
+
+/// The varint decoder (its inline one- and two-byte cases and the long loop) against a plain
+/// reference: the same value and length for every well-formed varint, an error for overlong
+/// forms, for more than ten bytes and for values past 64 bits, and for truncation.
+fn reference_varint(bytes: &[u8]) -> Option<(usize, usize)> {
+    let mut v: u128 = 0;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        v |= u128::from(b & 0x7F) << (7 * i);
+        if b & 0x80 == 0 {
+            if b == 0 && i > 0 {
+                return None; // overlong
+            }
+            let v = u64::try_from(v).ok()?;
+            return Some((usize::try_from(v).ok()?, i + 1));
+        }
+    }
+    None
+}
+
+#[test]
+fn varints_of_every_length_decode_as_the_reference_does() {
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for v in [0usize, 1, 127, 128, 129, 255, 256, 16_383, 16_384, 2_097_151, 2_097_152, usize::MAX] {
+        let mut b = Vec::new();
+        put_varint(&mut b, v);
+        cases.push(b);
+    }
+    // Overlong forms, truncations and an eleventh byte.
+    cases.extend([
+        vec![0x80, 0x00],
+        vec![0xFF, 0x00],
+        vec![0x80, 0x80, 0x00],
+        vec![0x80],
+        vec![0xFF, 0xFF],
+        vec![],
+        vec![0xFF; 10],
+        vec![0xFF; 11],
+        [vec![0xFF; 9], vec![0x01]].concat(),
+        [vec![0xFF; 9], vec![0x02]].concat(),
+    ]);
+    for first in 0..=255u8 {
+        for second in [0x00, 0x01, 0x7F, 0x80, 0xFF] {
+            cases.push(vec![first, second]);
+            cases.push(vec![first, second, 0x01]);
+        }
+    }
+    for bytes in cases {
+        let ours = varint_from(&bytes, 0).ok();
+        assert_eq!(ours, reference_varint(&bytes), "{bytes:02x?}");
+    }
+}
