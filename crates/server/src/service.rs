@@ -143,12 +143,14 @@ impl Service {
         // typed decode; only when something fails is the whole-document check run, so that
         // the error is the one the check-first order gives.
         let deferred_syntax = !body.is_empty() && body.trim_ascii_start().first() == Some(&b'{');
-        let text = match body.is_empty() {
-            true => "",
-            false => match if deferred_syntax { check_encoding(body) } else { check_json(body) } {
-                Ok(text) => text,
-                Err(e) => return (None, Err(e)),
-            },
+        let checked = match body.is_empty() {
+            true => Ok(""),
+            false if deferred_syntax => check_encoding(body),
+            false => check_json(body),
+        };
+        let text = match checked {
+            Ok(text) => text,
+            Err(e) => return (None, Err(e)),
         };
         let syntax_first = |error: ServerError| match deferred_syntax {
             true => check_json(body).err().unwrap_or(error),

@@ -92,46 +92,34 @@ fn is_escaped(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
 }
 
-/// The length of the longest prefix of `bytes` that needs no escaping. Whole 32-byte blocks
-/// are tested with a branch-free fold, which the compiler turns into vector compares; the
-/// block with the first escape, and the tail, are searched byte by byte.
+/// True when no byte of the 32-byte `block` needs escaping: a branch-free fold, which the
+/// compiler turns into vector compares.
 #[inline]
-fn clean_len(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    for block in bytes.chunks_exact(32) {
-        let hits = block
-            .iter()
-            .fold(0u8, |acc, &b| acc | u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\'));
-        if hits != 0 {
-            break;
-        }
-        n += 32;
-    }
-    // The tail (and most names and short values are all tail): one table lookup per byte
-    // without a branch, then a search only when something needs escaping.
-    let rest = bytes.get(n..).unwrap_or_default();
-    if rest.iter().fold(0u8, |acc, &b| acc | ESCAPED[usize::from(b)]) == 0 {
-        return bytes.len();
-    }
-    n + rest.iter().position(|&b| is_escaped(b)).unwrap_or(rest.len())
+fn block_is_clean(block: &[u8]) -> bool {
+    block.iter().fold(0u8, |acc, &b| acc | u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\'))
+        == 0
 }
 
-/// True when no byte of `bytes` needs escaping: [`clean_len`]`(bytes) == bytes.len()`, for
-/// less work on the short strings (names, keys) that most of a response is made of. Whole
-/// 32-byte blocks go through the vectorised fold; what is left, eight bytes at a time as one
+/// The length of the longest prefix of `bytes` that needs no escaping, for a string
+/// [`is_clean`] refused: clean 32-byte blocks are skipped whole, then the first byte to escape
+/// is searched for.
+fn clean_len(bytes: &[u8]) -> usize {
+    let skipped = bytes.chunks_exact(32).take_while(|block| block_is_clean(block)).count() * 32;
+    let rest = bytes.get(skipped..).unwrap_or_default();
+    skipped + rest.iter().position(|&b| is_escaped(b)).unwrap_or(rest.len())
+}
+
+/// True when no byte of `bytes` needs escaping (`clean_len(bytes) == bytes.len()`), for
+/// little work on the short strings (names, keys) that most of a response is made of. Whole
+/// 32-byte blocks go through [`block_is_clean`]; what is left, eight bytes at a time as one
 /// `u64` (the last word overlapping the one before it), and a string of fewer than eight
 /// bytes as one word padded with a clean byte.
 #[inline]
 fn is_clean(bytes: &[u8]) -> bool {
     let blocks = bytes.len() / 32 * 32;
     let (head, rest) = bytes.split_at(blocks);
-    for block in head.chunks_exact(32) {
-        let hits = block
-            .iter()
-            .fold(0u8, |acc, &b| acc | u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\'));
-        if hits != 0 {
-            return false;
-        }
+    if !head.chunks_exact(32).all(block_is_clean) {
+        return false;
     }
     let n = rest.len();
     if n < 8 {
@@ -190,17 +178,6 @@ fn short_word(bytes: &[u8]) -> u64 {
         _ => four(0) | four(n - 4) << 32,
     }
 }
-
-/// `ESCAPED[b]` is 1 for the bytes [`is_escaped`] accepts, 0 for the others.
-static ESCAPED: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = (b < 0x20 || b == b'"' as usize || b == b'\\' as usize) as u8;
-        b += 1;
-    }
-    table
-};
 
 /// Appends the escape of `b` (one of the bytes [`is_escaped`] accepts).
 fn push_escape(b: u8, out: &mut Vec<u8>) {
@@ -299,7 +276,16 @@ mod tests {
     #[test]
     fn strings_are_escaped_as_serde_json_escapes_them() {
         let nasty: String = (0u8..0x80).map(char::from).collect::<String>() + "é\u{2028}😀\"\\";
-        for s in [nasty.as_str(), "", "\"", "12345678\"12345678", "1234567\u{1f}", "abcdefgh\\"] {
+        let after_a_clean_block = "x".repeat(40) + "\"" + &"y".repeat(40) + "\n";
+        for s in [
+            nasty.as_str(),
+            "",
+            "\"",
+            "12345678\"12345678",
+            "1234567\u{1f}",
+            "abcdefgh\\",
+            after_a_clean_block.as_str(),
+        ] {
             let item: Item = [(s, AttributeValue::S(s.into()))].into();
             same(&item);
         }

@@ -236,7 +236,7 @@ fn varint_from(bytes: &[u8], at: usize) -> Result<(usize, usize), PackedError> {
     }
 }
 
-/// [`varint_from`] past its one-byte case (or at the end of the bytes).
+/// [`varint_from`] past its one- and two-byte cases (and its errors, and the end of the bytes).
 #[inline(never)]
 fn long_varint(bytes: &[u8], at: usize) -> Result<(usize, usize), PackedError> {
     let mut v: u64 = 0;

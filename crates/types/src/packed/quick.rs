@@ -35,7 +35,7 @@ impl<'a> Quick<'a> {
         Some(b)
     }
 
-    /// A varint ([`varint_from`]: the strict reader's rules and its one-byte fast path).
+    /// A varint ([`varint_from`], the strict reader's decoder).
     #[inline(always)]
     fn varint(&mut self) -> Option<usize> {
         let (v, next) = varint_from(self.bytes, self.pos).ok()?;
