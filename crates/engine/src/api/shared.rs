@@ -24,36 +24,42 @@ pub struct SharedItem {
 }
 
 /// One of a `SharedItem`'s two forms: either given when the `SharedItem` is made, or set
-/// later at most once. The
-/// first case, every item a read returns, costs no synchronisation: building a `OnceLock`
-/// already set goes through `Once` (about a hundred instructions per item of a Query page).
+/// later at most once. The first case, every item a read returns, costs no synchronisation:
+/// building a `OnceLock` already set goes through `Once` (about a hundred instructions per
+/// item of a Query page).
 #[derive(Clone)]
-struct Form<T> {
-    given: Option<T>,
-    later: OnceLock<T>,
+enum Form<T> {
+    Given(T),
+    Later(OnceLock<T>),
 }
 
 impl<T> Form<T> {
     fn new() -> Form<T> {
-        Form { given: None, later: OnceLock::new() }
+        Form::Later(OnceLock::new())
     }
 
     fn with(value: T) -> Form<T> {
-        Form { given: Some(value), later: OnceLock::new() }
+        Form::Given(value)
     }
 
     fn get(&self) -> Option<&T> {
-        self.given.as_ref().or_else(|| self.later.get())
+        match self {
+            Form::Given(value) => Some(value),
+            Form::Later(cell) => cell.get(),
+        }
     }
 
     fn into_inner(self) -> Option<T> {
-        self.given.or_else(|| self.later.into_inner())
+        match self {
+            Form::Given(value) => Some(value),
+            Form::Later(cell) => cell.into_inner(),
+        }
     }
 
     fn get_or_init(&self, init: impl FnOnce() -> T) -> &T {
-        match &self.given {
-            Some(value) => value,
-            None => self.later.get_or_init(init),
+        match self {
+            Form::Given(value) => value,
+            Form::Later(cell) => cell.get_or_init(init),
         }
     }
 }
