@@ -220,22 +220,21 @@ pub(crate) fn write_str_bytes(bytes: &[u8], out: &mut Vec<u8>) {
         out.push(b'"');
         return;
     }
-    write_escaped(bytes, clean_len(bytes), out);
+    write_escaped(bytes, out);
 }
 
-/// [`write_str_bytes`] for a string with a byte to escape after its first `clean` bytes.
+/// [`write_str_bytes`] for a string with at least one byte to escape.
 #[cold]
-fn write_escaped(bytes: &[u8], mut clean: usize, out: &mut Vec<u8>) {
+fn write_escaped(bytes: &[u8], out: &mut Vec<u8>) {
     let mut rest = bytes;
     out.reserve(rest.len() + 2);
     out.push(b'"');
     loop {
-        let (done, tail) = rest.split_at(clean);
+        let (done, tail) = rest.split_at(clean_len(rest));
         out.extend_from_slice(done);
         let Some((&b, tail)) = tail.split_first() else { break };
         push_escape(b, out);
         rest = tail;
-        clean = clean_len(rest);
     }
     out.push(b'"');
 }
