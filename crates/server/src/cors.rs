@@ -5,10 +5,11 @@
 use bytes::Bytes;
 use http::header::{
     HeaderValue, ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN,
-    ACCESS_CONTROL_MAX_AGE, ACCESS_CONTROL_REQUEST_HEADERS, ACCESS_CONTROL_REQUEST_METHOD, ORIGIN,
+    ACCESS_CONTROL_MAX_AGE, ACCESS_CONTROL_REQUEST_HEADERS, ACCESS_CONTROL_REQUEST_METHOD,
 };
 use http::{Method, Response, StatusCode};
 
+use crate::headers::RequestHeaders;
 use crate::response::respond;
 
 /// How long a browser may cache a preflight answer (two days, as DynamoDB says).
@@ -17,9 +18,10 @@ const MAX_AGE_SECONDS: u32 = 172_800;
 /// The answer to a preflight request, or `None` when `parts` is not one.
 pub(crate) fn preflight(
     parts: &http::request::Parts,
+    headers: &RequestHeaders<'_>,
     request_id: &(impl AsRef<[u8]> + ?Sized),
 ) -> Option<Response<Bytes>> {
-    if parts.method != Method::OPTIONS || !parts.headers.contains_key(ORIGIN) {
+    if parts.method != Method::OPTIONS || headers.origin.is_none() {
         return None;
     }
     let mut response = respond(StatusCode::OK, Bytes::new(), None, request_id);
@@ -36,14 +38,16 @@ pub(crate) fn preflight(
 }
 
 /// Adds `Access-Control-Allow-Origin: *` when the request came from a browser origin.
-pub(crate) fn allow_origin(parts: &http::request::Parts, response: &mut Response<Bytes>) {
-    if parts.headers.contains_key(ORIGIN) {
+pub(crate) fn allow_origin(headers: &RequestHeaders<'_>, response: &mut Response<Bytes>) {
+    if headers.origin.is_some() {
         response.headers_mut().insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use http::header::ORIGIN;
+
     use super::*;
 
     fn parts(method: &str, origin: bool) -> http::request::Parts {
@@ -58,9 +62,13 @@ mod tests {
         builder.body(()).unwrap().into_parts().0
     }
 
+    fn preflight_of(parts: &http::request::Parts) -> Option<Response<Bytes>> {
+        preflight(parts, &RequestHeaders::read(&parts.headers), "ID")
+    }
+
     #[test]
     fn preflight_echoes_the_requested_headers_and_method() {
-        let r = preflight(&parts("OPTIONS", true), "ID").unwrap();
+        let r = preflight_of(&parts("OPTIONS", true)).unwrap();
         assert_eq!(r.status(), 200);
         assert_eq!(r.headers()[ACCESS_CONTROL_ALLOW_ORIGIN], "*");
         assert_eq!(r.headers()[ACCESS_CONTROL_ALLOW_HEADERS], "content-type,x-amz-target");
@@ -70,7 +78,7 @@ mod tests {
 
     #[test]
     fn options_without_origin_is_not_a_preflight() {
-        assert!(preflight(&parts("OPTIONS", false), "ID").is_none());
-        assert!(preflight(&parts("POST", true), "ID").is_none());
+        assert!(preflight_of(&parts("OPTIONS", false)).is_none());
+        assert!(preflight_of(&parts("POST", true)).is_none());
     }
 }

@@ -28,9 +28,10 @@ use bytes::Bytes;
 use flate2::read::{MultiGzDecoder, ZlibDecoder};
 use flate2::write::{GzEncoder, ZlibEncoder};
 use flate2::Compression;
-use http::header::{HeaderValue, ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_LENGTH};
+use http::header::{HeaderValue, CONTENT_ENCODING, CONTENT_LENGTH};
 use http::Response;
 
+use crate::headers::{text, RequestHeaders};
 use crate::service::MAX_REQUEST_BYTES;
 use crate::ServerError;
 
@@ -55,10 +56,10 @@ impl Coding {
 
 /// The request body with its `Content-Encoding` undone.
 pub(crate) fn decode_request<'a>(
-    parts: &http::request::Parts,
+    headers: &RequestHeaders<'_>,
     body: &'a [u8],
 ) -> Result<Cow<'a, [u8]>, ServerError> {
-    let Some(value) = parts.headers.get(CONTENT_ENCODING) else { return Ok(Cow::Borrowed(body)) };
+    let Some(value) = headers.content_encoding else { return Ok(Cow::Borrowed(body)) };
     let coding = value.to_str().unwrap_or("").trim().to_ascii_lowercase();
     let undecodable = || {
         ServerError::Internal(format!(
@@ -85,9 +86,9 @@ pub(crate) fn decode_request<'a>(
 }
 
 /// The coding to compress the response with, from the request's `Accept-Encoding`.
-pub(crate) fn accepted(parts: &http::request::Parts) -> Option<Coding> {
-    // Of repeated headers DynamoDB honours the last.
-    let value = parts.headers.get_all(ACCEPT_ENCODING).iter().next_back()?.to_str().ok()?;
+pub(crate) fn accepted(headers: &RequestHeaders<'_>) -> Option<Coding> {
+    // Of repeated headers DynamoDB honours the last (`RequestHeaders` keeps the last).
+    let value = text(headers.accept_encoding)?;
     choose(value)
 }
 

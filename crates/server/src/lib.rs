@@ -12,8 +12,9 @@
 //! Module map: `operation` (name → engine call), `decode` (body → typed input, with
 //! DynamoDB's serialization errors), `encoding` (compressed requests and responses),
 //! `endpoints` (DescribeEndpoints names the request's host), `service` (the check order),
-//! `response` (headers, request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser
-//! access), `transport` (hyper).
+//! `headers` (the request headers the protocol reads, in one pass), `response` (headers,
+//! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `transport`
+//! (hyper).
 
 mod auth;
 mod cors;
@@ -23,6 +24,7 @@ mod encoding;
 mod endpoints;
 mod error;
 mod fairness;
+mod headers;
 mod operation;
 mod response;
 mod service;

@@ -17,12 +17,10 @@ use crate::cors;
 use crate::decode::{check_encoding, check_json};
 use crate::encoding;
 use crate::endpoints;
+use crate::headers::{text, RequestHeaders};
 use crate::operation::Operation;
 use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_JSON};
 use crate::ServerError;
-
-/// `X-Amz-Target`, the header naming the operation.
-const X_AMZ_TARGET: http::HeaderName = http::HeaderName::from_static("x-amz-target");
 
 /// The largest request body DynamoDB accepts (16 MiB); larger bodies get a bare 413.
 pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
@@ -73,33 +71,33 @@ impl Service {
     /// Handles one complete request. Never panics on request content; every failure becomes
     /// DynamoDB's error response.
     pub fn handle(&self, parts: &http::request::Parts, body: &[u8]) -> Response<Bytes> {
-        self.handle_with_target(parts, body, target(parts))
+        self.handle_with_headers(parts, &RequestHeaders::read(&parts.headers), body)
     }
 
-    /// [`Service::handle`] for a caller that has already read the `X-Amz-Target` header (the
-    /// transport routes on it), so that it is looked up once per request.
-    pub(crate) fn handle_with_target(
+    /// [`Service::handle`] for a caller that has already read the headers (the transport
+    /// routes on them), so that the header map is walked once per request.
+    pub(crate) fn handle_with_headers(
         &self,
         parts: &http::request::Parts,
+        headers: &RequestHeaders<'_>,
         body: &[u8],
-        target: Option<&str>,
     ) -> Response<Bytes> {
         let started = Instant::now();
         let request_id = new_request_id();
-        if let Some(response) = cors::preflight(parts, &request_id) {
+        if let Some(response) = cors::preflight(parts, headers, &request_id) {
             return response;
         }
-        let media_type = media_type(parts);
+        let media_type = media_type(headers);
         let content_type = response_content_type(parts, media_type);
-        let (operation, result) = self.process(parts, media_type, body, target);
+        let (operation, result) = self.process(parts, headers, media_type, body);
         let (mut response, error) = match result {
             Ok(response) => (respond(StatusCode::OK, response, Some(content_type), &request_id), None),
             Err(error) => (error_response(&error, content_type, &request_id), Some(error.type_name())),
         };
-        if let Some(coding) = encoding::accepted(parts) {
+        if let Some(coding) = encoding::accepted(headers) {
             encoding::compress(&mut response, coding);
         }
-        cors::allow_origin(parts, &mut response);
+        cors::allow_origin(headers, &mut response);
         tracing::debug!(
             target: "monotable_server::request",
             request_id = %request_id,
@@ -118,9 +116,9 @@ impl Service {
     fn process(
         &self,
         parts: &http::request::Parts,
+        headers: &RequestHeaders<'_>,
         media_type: Option<&str>,
         body: &[u8],
-        target: Option<&str>,
     ) -> (Option<Operation>, Result<Bytes, ServerError>) {
         if body.len() > MAX_REQUEST_BYTES {
             return (None, Err(ServerError::RequestTooLarge));
@@ -133,7 +131,7 @@ impl Service {
         }
         // A compressed body is signed as sent and parsed as decoded.
         let signed = body;
-        let decoded = match encoding::decode_request(parts, body) {
+        let decoded = match encoding::decode_request(headers, body) {
             Ok(decoded) => decoded,
             Err(e) => return (None, Err(e)),
         };
@@ -156,11 +154,11 @@ impl Service {
             true => check_json(body).err().unwrap_or(error),
             false => error,
         };
-        let operation = match Operation::from_target(target) {
+        let operation = match Operation::from_target(headers.target()) {
             Ok(op) => op,
             Err(e) => return (None, Err(syntax_first(e))),
         };
-        if let Err(e) = self.auth.check(parts, signed, unix_now) {
+        if let Err(e) = self.auth.check(parts, headers, signed, unix_now) {
             return (Some(operation), Err(syntax_first(e)));
         }
         if body.is_empty() {
@@ -186,11 +184,6 @@ impl std::fmt::Debug for Service {
     }
 }
 
-/// The request's `X-Amz-Target` header, if it has a readable one.
-pub(crate) fn target(parts: &http::request::Parts) -> Option<&str> {
-    parts.headers.get(X_AMZ_TARGET).and_then(|v| v.to_str().ok())
-}
-
 /// The health check answers in plain text; everything else in the request's JSON flavour.
 fn response_content_type(parts: &http::request::Parts, media_type: Option<&str>) -> &'static str {
     if parts.method == Method::GET {
@@ -202,8 +195,8 @@ fn response_content_type(parts: &http::request::Parts, media_type: Option<&str>)
     }
 }
 
-fn media_type(parts: &http::request::Parts) -> Option<&str> {
-    let value = parts.headers.get(http::header::CONTENT_TYPE)?.to_str().ok()?;
+fn media_type<'a>(headers: &RequestHeaders<'a>) -> Option<&'a str> {
+    let value = text(headers.content_type)?;
     Some(value.split(';').next().unwrap_or("").trim())
 }
 

@@ -24,6 +24,7 @@ use monotable_engine::Engine;
 use tokio::net::TcpListener;
 
 use crate::fairness::runs_inline;
+use crate::headers::{text, RequestHeaders};
 use crate::response::{error_response, new_request_id, JSON_1_0};
 use crate::service::{Service, MAX_REQUEST_BYTES};
 use crate::ServerError;
@@ -204,15 +205,12 @@ async fn watch_idle<T>(
 
 async fn respond(service: &Service, request: http::Request<Incoming>) -> http::Response<Full<Bytes>> {
     let (parts, body) = request.into_parts();
-    let declared = declared_length(&parts);
+    let headers = RequestHeaders::read(&parts.headers);
+    let declared = declared_length(headers.content_length);
     // A client waiting for `100 Continue` has not sent its body yet: refuse it unread.
-    let expects_continue = parts
-        .headers
-        .get(http::header::EXPECT)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
-    let target = crate::service::target(&parts);
+    let expects_continue = headers.expect.is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     match read_body(body, declared, expects_continue).await {
-        Ok(body) if !runs_inline(target, body.len(), service.blocking_calls()) => {
+        Ok(body) if !runs_inline(headers.target(), body.len(), service.blocking_calls()) => {
             // A durable engine's write may wait for an fsync inside the call. On the blocking
             // pool many such calls wait at once, so one group commit can serve them all; on the
             // async workers at most one call per worker could wait, and groups would stay tiny.
@@ -233,7 +231,7 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
                 }
             }
         }
-        Ok(body) => service.handle_with_target(&parts, &body, target).map(Full::new),
+        Ok(body) => service.handle_with_headers(&parts, &headers, &body).map(Full::new),
         Err(error) => {
             let request_id = new_request_id();
             tracing::debug!(
@@ -257,7 +255,7 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
 /// Reads the body with the protocol's limits and hands the request to the mount's handler.
 async fn respond_mounted(mount: &Mount, request: http::Request<Incoming>) -> http::Response<Full<Bytes>> {
     let (parts, body) = request.into_parts();
-    let declared = declared_length(&parts);
+    let declared = declared_length(parts.headers.get(http::header::CONTENT_LENGTH));
     match read_body(body, declared, false).await {
         Ok(body) => (mount.handler)(parts, body).await.map(Full::new),
         Err(error) => {
@@ -268,14 +266,9 @@ async fn respond_mounted(mount: &Mount, request: http::Request<Incoming>) -> htt
     }
 }
 
-/// The body length the request's `Content-Length` declares, if it declares one.
-fn declared_length(parts: &http::request::Parts) -> Option<usize> {
-    parts
-        .headers
-        .get(http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+/// The body length a request's `Content-Length` declares, if it declares one.
+fn declared_length(content_length: Option<&http::HeaderValue>) -> Option<usize> {
+    text(content_length).and_then(|v| v.parse::<u64>().ok()).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 /// Collects a request body of at most [`MAX_REQUEST_BYTES`]. A larger body is read on and

@@ -16,12 +16,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use http::header::{HeaderName, AUTHORIZATION, DATE};
-
+use crate::headers::{text, RequestHeaders};
 use crate::ServerError;
-
-/// `X-Amz-Date`, the signing time.
-const X_AMZ_DATE: HeaderName = HeaderName::from_static("x-amz-date");
 
 /// How requests are authenticated.
 #[derive(Debug, Clone, Default)]
@@ -109,12 +105,12 @@ impl Auth {
     pub(crate) fn check(
         &self,
         parts: &http::request::Parts,
+        headers: &RequestHeaders<'_>,
         body: &[u8],
         now: impl FnOnce() -> i64,
     ) -> Result<(), ServerError> {
-        let header_str = |name: &HeaderName| parts.headers.get(name).and_then(|v| v.to_str().ok());
-        let date = header_str(&X_AMZ_DATE).or_else(|| header_str(&DATE));
-        let auth = header::parse(header_str(&AUTHORIZATION), date)?;
+        let date = text(headers.amz_date).or_else(|| text(headers.date));
+        let auth = header::parse(text(headers.authorization), date)?;
         let Auth::Verify(credentials) = self else {
             return Ok(());
         };
