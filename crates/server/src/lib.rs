@@ -14,7 +14,7 @@
 //! `endpoints` (DescribeEndpoints names the request's host), `service` (the check order),
 //! `headers` (the request headers the protocol reads, in one pass), `response` (headers,
 //! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `transport`
-//! (hyper).
+//! (hyper), `graceful` (shutdown: connections finish their request, then close).
 
 mod auth;
 mod cors;
@@ -24,6 +24,7 @@ mod encoding;
 mod endpoints;
 mod error;
 mod fairness;
+mod graceful;
 mod headers;
 mod operation;
 mod response;

@@ -19,11 +19,11 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use hyper_util::server::graceful::GracefulShutdown;
 use monotable_engine::Engine;
 use tokio::net::TcpListener;
 
 use crate::fairness::runs_inline;
+use crate::graceful::Shutdown;
 use crate::headers::{text, RequestHeaders};
 use crate::response::{error_response, new_request_id, JSON_1_0};
 use crate::service::{Service, MAX_REQUEST_BYTES};
@@ -93,7 +93,7 @@ pub async fn serve_with(
     mount: Option<Mount>,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let graceful = GracefulShutdown::new();
+    let graceful = Shutdown::new();
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
