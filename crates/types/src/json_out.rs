@@ -100,13 +100,35 @@ fn block_is_clean(block: &[u8]) -> bool {
         == 0
 }
 
-/// The length of the longest prefix of `bytes` that needs no escaping, for a string
-/// [`is_clean`] refused: clean 32-byte blocks are skipped whole, then the first byte to escape
-/// is searched for.
-fn clean_len(bytes: &[u8]) -> usize {
-    let skipped = bytes.chunks_exact(32).take_while(|block| block_is_clean(block)).count() * 32;
-    let rest = bytes.get(skipped..).unwrap_or_default();
-    skipped + rest.iter().position(|&b| is_escaped(b)).unwrap_or(rest.len())
+/// The length of the longest prefix of `bytes` holding no byte JSON must escape (a control
+/// character, a quote or a backslash): where a string being written needs its first escape,
+/// and where a string being read, escape-free, ends at its closing quote. The first 32 bytes
+/// are looked at eight at a time (most strings are short, and the lowest hit of
+/// [`escape_hits`] is exact), then clean 32-byte blocks are skipped whole, then the block with
+/// the hit is searched eight bytes at a time, and the last few bytes one at a time.
+pub fn clean_len(bytes: &[u8]) -> usize {
+    let first_hit = |at: usize| {
+        let hits = escape_hits(word_at(bytes, at));
+        (hits != 0).then(|| at + (hits.trailing_zeros() / 8) as usize)
+    };
+    let mut at = 0;
+    while at + 8 <= bytes.len() && at < 32 {
+        if let Some(hit) = first_hit(at) {
+            return hit;
+        }
+        at += 8;
+    }
+    while bytes.get(at..at + 32).is_some_and(block_is_clean) {
+        at += 32;
+    }
+    while at + 8 <= bytes.len() {
+        if let Some(hit) = first_hit(at) {
+            return hit;
+        }
+        at += 8;
+    }
+    let tail = bytes.get(at..).unwrap_or_default();
+    at + tail.iter().position(|&b| is_escaped(b)).unwrap_or(tail.len())
 }
 
 /// True when no byte of `bytes` needs escaping (`clean_len(bytes) == bytes.len()`), for
@@ -144,12 +166,21 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 /// never hits.
 #[inline]
 fn word_needs_escape(w: u64) -> bool {
+    escape_hits(w) != 0
+}
+
+/// The high bit of each byte of `w` (read little-endian, so the lowest byte comes first in
+/// memory) that the zero-byte tests flag as below 0x20, a quote or a backslash. A borrow can
+/// flag a clean byte only above a real hit, so the lowest flag always marks the first byte to
+/// escape.
+#[inline]
+fn escape_hits(w: u64) -> u64 {
     let below = w.wrapping_sub(ONES * 0x20) & !w;
     let q = w ^ (ONES * u64::from(b'"'));
     let quote = q.wrapping_sub(ONES) & !q;
     let b = w ^ (ONES * u64::from(b'\\'));
     let backslash = b.wrapping_sub(ONES) & !b;
-    (below | quote | backslash) & (ONES * 0x80) != 0
+    (below | quote | backslash) & (ONES * 0x80)
 }
 
 /// The eight bytes of `bytes` at `at`, or a word that needs escaping (so the exact path runs)
@@ -309,6 +340,31 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_clean_length_finds_the_first_hit_at_every_position() {
+        for n in 0..80 {
+            let clean = vec![b'a'; n];
+            assert_eq!(clean_len(&clean), n);
+            for at in 0..n {
+                for bad in [0x00, 0x01, 0x1f, b'"', b'\\'] {
+                    let mut s = clean.clone();
+                    s[at] = bad;
+                    assert_eq!(clean_len(&s), at, "length {n}, byte {bad:#x} at {at}");
+                    // A second hit after the first, and borrow-prone bytes around them, do not
+                    // move it.
+                    for later in at + 1..n.min(at + 10) {
+                        let mut t = s.clone();
+                        t[later] = b'"';
+                        if let Some(next) = t.get_mut(at + 1).filter(|_| at + 1 != later) {
+                            *next = 0x20;
+                        }
+                        assert_eq!(clean_len(&t), at, "length {n}, hits at {at} and {later}");
+                    }
+                }
+            }
+        }
+    }
+
     mod props {
         use super::*;
         use proptest::prelude::*;
@@ -349,6 +405,12 @@ mod tests {
             #[test]
             fn the_word_check_agrees_with_the_byte_check(bytes in tricky_bytes()) {
                 prop_assert_eq!(is_clean(&bytes), bytes.iter().all(|&b| !is_escaped(b)), "{:?}", bytes);
+            }
+
+            #[test]
+            fn the_clean_length_is_the_first_byte_to_escape(bytes in tricky_bytes()) {
+                let first = bytes.iter().position(|&b| is_escaped(b)).unwrap_or(bytes.len());
+                prop_assert_eq!(clean_len(&bytes), first, "{:?}", bytes);
             }
 
             #[test]

@@ -24,7 +24,7 @@ mod wire;
 pub use civil::civil_from_days;
 pub use error::NumberError;
 pub use item::{Item, Iter, IterMut, Name};
-pub use json_out::{write_item, write_str, write_value};
+pub use json_out::{clean_len, write_item, write_str, write_value};
 pub use number::Number;
 pub use packed::{PackedError, PackedItem, ValueRef, MAX_NESTING, PACKED_VERSION};
 pub use value::{item_size, AttributeType, AttributeValue};

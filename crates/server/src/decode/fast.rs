@@ -128,7 +128,8 @@ impl<'a> Cursor<'a> {
     fn str(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
         let rest = self.text.as_bytes().get(self.at..)?;
-        let len = rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        // The first quote, backslash or control character, found a word at a time.
+        let len = monotable_types::clean_len(rest);
         if rest.get(len) != Some(&b'"') {
             return None;
         }
