@@ -52,6 +52,9 @@ pub(crate) struct Table {
 
 /// One item change: the item's storage key, what was there and what will be.
 ///
+/// Invariant: `key` is the encoded table key of `old` and of `new` (the key their own key
+/// attributes encode to), so index entries end with it (`Index::entry_key_at`).
+///
 /// Invariant: `old_size` and `new_size` are the DynamoDB sizes of `old` and `new` (0 when
 /// absent). They are computed once, by [`Change::new`] (from the packed header when the item
 /// is packed), because staging, index accounting and capacity reports all need them.
@@ -112,8 +115,9 @@ impl Table {
             None => {}
         }
         for index in &schema.indexes {
-            let old_key = change.old.as_ref().and_then(|i| index.entry_key(&schema.key, i));
-            let new_key = change.new.as_ref().and_then(|i| index.entry_key(&schema.key, i));
+            // Both items are stored at `change.key`, so their index entries end with it.
+            let old_key = change.old.as_ref().and_then(|i| index.entry_key_at(&schema.key, &change.key, i));
+            let new_key = change.new.as_ref().and_then(|i| index.entry_key_at(&schema.key, &change.key, i));
             let (mut dc, mut ds) = (0i64, 0i64);
             if let (Some(_), Some(item)) = (&old_key, &change.old) {
                 dc -= 1;

@@ -136,6 +136,28 @@ impl Index {
         table_key.encode_from_shared(item, &mut out).then_some(out)
     }
 
+    /// [`Index::entry_key`] for an item stored at the table key `stored_at` (its encoded
+    /// table key, which every item's own key attributes encode to): the index key is read from
+    /// the item, the table key part copied instead of encoded again.
+    pub fn entry_key_at(
+        &self,
+        table_key: &KeySchema,
+        stored_at: &[u8],
+        item: &SharedItem,
+    ) -> Option<Vec<u8>> {
+        let mut out = Vec::with_capacity(64);
+        if !self.key.encode_from_shared(item, &mut out) {
+            return None;
+        }
+        out.extend_from_slice(stored_at);
+        debug_assert_eq!(
+            Some(&out),
+            self.entry_key(table_key, item).as_ref(),
+            "an item stored away from its key"
+        );
+        Some(out)
+    }
+
     /// The size of the entry [`Index::project`] would build, without building it.
     pub fn projected_size(&self, table_key: &KeySchema, item: &SharedItem) -> usize {
         self.projected_size_known(table_key, item, item.size())
