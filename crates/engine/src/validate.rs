@@ -12,6 +12,19 @@ use crate::Error;
 #[derive(Default)]
 pub(crate) struct Constraints(Vec<String>);
 
+/// The bytes a table or index name may hold, `[a-zA-Z0-9_.-]`, as a table: one load per byte
+/// instead of four range tests.
+const NAME_BYTES: [bool; 256] = {
+    let mut ok = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        ok[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'.';
+        b += 1;
+    }
+    ok
+};
+
 impl Constraints {
     /// A required member is absent.
     pub fn not_null(&mut self, path: &str, present: bool) {
@@ -62,7 +75,7 @@ impl Constraints {
         if v.len() > 255 {
             self.fail(v, path, "Member must have length less than or equal to 255");
         }
-        if !v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
+        if !v.bytes().all(|b| NAME_BYTES[usize::from(b)]) {
             self.fail(v, path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
         }
     }
