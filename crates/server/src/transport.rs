@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
+use hyper::body::{Body as _, Incoming};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
@@ -312,6 +312,11 @@ async fn read_body(
                 buffer.extend_from_slice(&data);
                 collected = Some(buffer);
             }
+        }
+        // A body whose declared length has all arrived is complete: asking for another frame
+        // would only learn that (a second trip through hyper's body channel per request).
+        if body.is_end_stream() {
+            break;
         }
     }
     Ok(match (collected, first) {
