@@ -108,10 +108,12 @@ pub async fn serve_with(
                     }
                 };
                 let _ = stream.set_nodelay(true);
-                let service = service.clone();
-                let mount = mount.clone();
-                let progress = Arc::new(Progress::default());
-                let counters = progress.clone();
+                let conn = Arc::new(Connection {
+                    service: service.clone(),
+                    mount: mount.clone(),
+                    progress: Progress::default(),
+                });
+                let watched = conn.clone();
                 // No hyper timer: hyper's header read timeout arms, polls and cancels a timer
                 // for every request head; the connection's watchdog (`watch_idle`) enforces
                 // the same bound with one timer tick every ten seconds.
@@ -121,25 +123,23 @@ pub async fn serve_with(
                     .serve_connection(
                         TokioIo::new(stream),
                         service_fn(move |request| {
-                            let service = service.clone();
-                            let mount = mount.clone();
-                            let counters = counters.clone();
-                            counters.started.fetch_add(1, Ordering::Relaxed);
+                            let conn = conn.clone();
+                            Progress::count(&conn.progress.started);
                             async move {
-                                let response = match mount {
+                                let response = match &conn.mount {
                                     Some(mount) if mount.matches(request.uri().path()) => {
-                                        respond_mounted(&mount, request).await
+                                        respond_mounted(mount, request).await
                                     }
-                                    _ => respond(&service, request).await,
+                                    _ => respond(&conn.service, request).await,
                                 };
-                                counters.finished.fetch_add(1, Ordering::Relaxed);
+                                Progress::count(&conn.progress.finished);
                                 Ok::<_, Infallible>(response)
                             }
                         }),
                     );
                 let connection = tokio::spawn(graceful.watch(connection));
                 tokio::spawn(async move {
-                    match watch_idle(connection, &progress, IDLE_CHECK, IDLE_TIMEOUT).await {
+                    match watch_idle(connection, &watched.progress, IDLE_CHECK, IDLE_TIMEOUT).await {
                         Some(Ok(Ok(()))) => {}
                         Some(Ok(Err(e))) => tracing::debug!(%peer, error = %e, "connection closed with an error"),
                         Some(Err(e)) => tracing::debug!(%peer, error = %e, "connection task failed"),
@@ -159,6 +159,15 @@ pub async fn serve_with(
     Ok(())
 }
 
+/// What a connection's service function needs, behind one `Arc`: a request clones one pointer
+/// (one atomic increment, one decrement) where cloning the service, the mount and the counters
+/// cost three of each.
+struct Connection {
+    service: Service,
+    mount: Option<Mount>,
+    progress: Progress,
+}
+
 /// Requests a connection has started and finished, counted by its service function; a
 /// request that has started but not finished is in flight (its body being read, the engine
 /// running, or a mount's handler).
@@ -166,6 +175,15 @@ pub async fn serve_with(
 struct Progress {
     started: AtomicU64,
     finished: AtomicU64,
+}
+
+impl Progress {
+    /// Adds one to a counter of this connection. Only the connection's own task writes its
+    /// counters (hyper serves one request of an HTTP/1 connection at a time), so a load and a
+    /// store lose no update and need no locked read-modify-write; the watchdog only reads.
+    fn count(counter: &AtomicU64) {
+        counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
 }
 
 /// Waits for `connection` to end, and aborts it when no request has started for `timeout`
