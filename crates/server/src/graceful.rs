@@ -71,7 +71,7 @@ impl Shutdown {
             stop: Box::pin(self.shared.stop.clone().notified_owned()),
             waker: None,
             stopping: false,
-            _live: Live { shared: self.shared.clone() },
+            shared: self.shared.clone(),
         }
     }
 
@@ -95,20 +95,7 @@ impl Shutdown {
     }
 }
 
-/// Counts one watched connection while it lives.
-struct Live {
-    shared: Arc<Shared>,
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        if self.shared.live.fetch_sub(1, Ordering::SeqCst) == 1 {
-            self.shared.ended.notify_waiters();
-        }
-    }
-}
-
-/// A connection under a [`Shutdown`].
+/// A connection under a [`Shutdown`], counted among its live connections until dropped.
 pub(crate) struct Watched<C> {
     connection: Pin<Box<C>>,
     stop: Pin<Box<OwnedNotified>>,
@@ -116,7 +103,15 @@ pub(crate) struct Watched<C> {
     waker: Option<Waker>,
     /// Whether the connection has been told to shut down.
     stopping: bool,
-    _live: Live,
+    shared: Arc<Shared>,
+}
+
+impl<C> Drop for Watched<C> {
+    fn drop(&mut self) {
+        if self.shared.live.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.shared.ended.notify_waiters();
+        }
+    }
 }
 
 impl<C: GracefulConnection> Future for Watched<C> {
@@ -128,7 +123,7 @@ impl<C: GracefulConnection> Future for Watched<C> {
             // `stop` holds a registration with the waker it was polled with, and shutdown
             // sets the flag before it wakes that waker; so while the waker stays the same,
             // the flag alone tells whether shutdown has begun.
-            let mut stop = this.stop_requested();
+            let mut stop = this.shared.stopping.load(Ordering::Acquire);
             if !stop && !this.waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
                 stop = this.stop.as_mut().poll(cx).is_ready();
                 this.waker = Some(cx.waker().clone());
@@ -139,12 +134,6 @@ impl<C: GracefulConnection> Future for Watched<C> {
             }
         }
         this.connection.as_mut().poll(cx)
-    }
-}
-
-impl<C> Watched<C> {
-    fn stop_requested(&self) -> bool {
-        self._live.shared.stopping.load(Ordering::Acquire)
     }
 }
 
