@@ -85,15 +85,6 @@ pub(crate) fn decode_item(keyspace: &str, key: &[u8], bytes: &[u8]) -> Result<Pa
     }
 }
 
-/// The payload of a version-2 value, unchecked: what [`crate::memo::ItemMemo`] compares with
-/// a memoized item's bytes (equal bytes were checked, CRC included, when first read).
-pub(crate) fn memo_payload(bytes: &[u8]) -> Option<&[u8]> {
-    match bytes.split_first() {
-        Some((&VALUE_VERSION, rest)) => rest.get(HEADER - 1..),
-        _ => None,
-    }
-}
-
 /// Lower-case hex of a key, for messages.
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -8,8 +8,7 @@
 //!   lines format, with a [`TableDefinition`] file to recreate the table and its indexes.
 //!
 //! Module map: `options` (sync policy, cache), `store` (the `Storage` impl, directory layout),
-//! `keyspace` (reads), `memo` (items already checked, read again without the check),
-//! `codec` (value framing), `verify` (journal check before recovery),
+//! `keyspace` (reads), `codec` (value framing), `verify` (journal check before recovery),
 //! `group` (group commit), `journal_sync` (its device flush, outside fjall's journal lock),
 //! `ttl`, `transfer`.
 
@@ -18,7 +17,6 @@ mod error;
 mod group;
 mod journal_sync;
 mod keyspace;
-mod memo;
 mod options;
 mod store;
 mod transfer;

@@ -83,13 +83,8 @@ pub struct StoreOptions {
     pub cache_bytes: u64,
     /// Bytes of one keyspace's in-memory write buffer (memtable) before it is written to a
     /// table file (default 16 MiB, at least 1 MiB). Fixed when a keyspace is created.
-    /// Memory use is bounded by `cache_bytes` plus `item_cache_bytes` plus about two memtables
-    /// per keyspace in use.
+    /// Memory use is bounded by `cache_bytes` plus about two memtables per keyspace in use.
     pub memtable_bytes: u64,
-    /// Bytes of items kept already checked and unpacked, so reading one again skips its CRC
-    /// and validating walk (default 32 MiB; 0 turns it off). Reads always compare the memoized
-    /// bytes with the stored value, so the memo never changes what a read returns.
-    pub item_cache_bytes: u64,
     /// Journal bytes kept before the oldest memtables are forced to table files and their
     /// journals deleted (default 128 MiB, at least 64 MiB). Bounds the journal replayed at
     /// start-up, and so recovery time, at the cost of more frequent flushes.
@@ -105,7 +100,6 @@ impl Default for StoreOptions {
             sync: SyncPolicy::default(),
             cache_bytes: 64 << 20,
             memtable_bytes: 16 << 20,
-            item_cache_bytes: 32 << 20,
             max_journal_bytes: 128 << 20,
             repair: false,
         }

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,7 +27,6 @@ use crate::error::{storage_err, StoreError};
 use crate::group::GroupSync;
 use crate::journal_sync::JournalSync;
 use crate::keyspace::FjallKeyspace;
-use crate::memo::ItemMemo;
 use crate::options::{StoreOptions, SyncPolicy};
 use crate::verify::{self, JournalCheck};
 
@@ -63,10 +62,6 @@ pub struct FjallStore {
     db: Database,
     meta: fjall::Keyspace,
     open: Mutex<HashMap<String, Arc<FjallKeyspace>>>,
-    /// Items already checked and unpacked, shared by every keyspace (see `memo.rs`).
-    memo: Arc<ItemMemo>,
-    /// The next keyspace serial number for the memo.
-    next_serial: AtomicU64,
     /// Bytes of one keyspace's in-memory write buffer before it is flushed to a table file.
     memtable: u64,
     sync: SyncPolicy,
@@ -113,8 +108,6 @@ pub fn open_with(dir: impl AsRef<Path>, options: StoreOptions) -> Result<Arc<Fja
         db,
         meta,
         open: Mutex::new(HashMap::new()),
-        memo: Arc::new(ItemMemo::new(options.item_cache_bytes)),
-        next_serial: AtomicU64::new(0),
         memtable,
         sync: options.sync,
         group: GroupSync::new(max_delay),
@@ -311,8 +304,7 @@ impl FjallStore {
             }
         };
         let tree = self.db.keyspace(&fjall_name, || self.keyspace_options())?;
-        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
-        let ks = Arc::new(FjallKeyspace::new(name, tree, serial, Arc::clone(&self.memo)));
+        let ks = Arc::new(FjallKeyspace::new(name, tree));
         open.insert(name.to_owned(), Arc::clone(&ks));
         Ok(ks)
     }
@@ -359,8 +351,6 @@ impl Storage for FjallStore {
             return Ok(());
         }
         let mut out = self.db.batch().durability(Some(self.durability()));
-        // What the item memo learns once the batch is in: (serial, key, item or deleted).
-        let mut learned = Vec::new();
         for op in batch.ops {
             let ks = op
                 .keyspace
@@ -373,21 +363,12 @@ impl Storage for FjallStore {
             if op.key.is_empty() || op.key.len() > usize::from(u16::MAX) {
                 return Err(StorageError::Io(format!("key of {} bytes cannot be stored", op.key.len())));
             }
-            if self.memo.is_on() {
-                learned.push((ks.serial(), op.key.clone().into_boxed_slice(), op.value.clone()));
-            }
             match op.value {
                 Some(item) => out.insert(&ks.tree, op.key, encode_item(&item)),
                 None => out.remove(&ks.tree, op.key),
             }
         }
         out.commit().map_err(storage_err)?;
-        for (serial, key, value) in learned {
-            match value {
-                Some(item) => self.memo.remember(serial, key, item),
-                None => self.memo.forget(serial, &key),
-            }
-        }
         if let SyncPolicy::GroupCommit { .. } = self.sync {
             let flush = || self.journal.flush(&self.db);
             self.group.wait_durable(&flush).map_err(StorageError::Io)?;
