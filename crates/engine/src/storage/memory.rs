@@ -60,9 +60,8 @@ impl OrderKey {
         let bytes = &key.slice;
         let n = bytes.len().min(16);
         head[..n].copy_from_slice(&bytes[..n]);
-        let (hi, lo) = head.split_at(8);
-        let word = |b: &[u8]| u64::from_be_bytes(b.try_into().unwrap_or_default());
-        OrderKey { head: [word(hi), word(lo)], key }
+        let head = u128::from_be_bytes(head);
+        OrderKey { head: [(head >> 64) as u64, head as u64], key }
     }
 }
 
