@@ -42,26 +42,34 @@ impl JournalSync {
     /// Makes every commit written before the call durable.
     pub(crate) fn flush(&self, db: &Database) -> Result<(), String> {
         db.persist(PersistMode::Buffer).map_err(|e| fjall_message(&e))?;
-        let newest = list_journals(&self.db_dir).ok().and_then(|j| j.into_iter().max_by_key(|(id, _)| *id));
-        let Some((id, path)) = newest else {
-            return db.persist(PersistMode::SyncData).map_err(|e| fjall_message(&e));
-        };
         let mut active = self.active.lock();
-        if active.as_ref().is_none_or(|(cached, _)| *cached != id) {
-            // Opened for writing (never written through): fsync needs no more, but some
-            // systems refuse it on read-only descriptors.
-            match OpenOptions::new().write(true).open(&path) {
-                Ok(file) => *active = Some((id, file)),
-                Err(_) => {
-                    *active = None;
-                    return db.persist(PersistMode::SyncData).map_err(|e| fjall_message(&e));
-                }
-            }
+        // fjall names the journal that follows journal `n` "`n + 1`.jnl" and creates it only
+        // after syncing journal `n`. So while that file is known not to exist, the cached
+        // journal is still the newest: one `stat` per flush instead of a directory listing.
+        // Otherwise (or when nothing is cached yet) list the journals, since fjall may have
+        // rotated more than once since the last flush.
+        let current = active
+            .as_ref()
+            .is_some_and(|(id, _)| matches!(self.journal_path(id + 1).try_exists(), Ok(false)));
+        if !current {
+            *active = self.open_newest();
         }
         match active.as_ref() {
             Some((_, file)) => file.sync_data().map_err(|e| format!("I/O error: {e}")),
             None => db.persist(PersistMode::SyncData).map_err(|e| fjall_message(&e)),
         }
+    }
+
+    /// The newest journal, opened for writing (never written through: fsync needs no more,
+    /// but some systems refuse it on read-only descriptors); `None` when it cannot be found
+    /// or opened, and the flush falls back to fjall's own sync.
+    fn open_newest(&self) -> Option<(u64, File)> {
+        let (id, path) = list_journals(&self.db_dir).ok()?.into_iter().max_by_key(|(id, _)| *id)?;
+        OpenOptions::new().write(true).open(path).ok().map(|file| (id, file))
+    }
+
+    fn journal_path(&self, id: u64) -> PathBuf {
+        self.db_dir.join(format!("{id}.jnl"))
     }
 }
 
@@ -85,5 +93,32 @@ mod tests {
         let synced = sync.active.lock().as_ref().map(|(id, _)| *id);
         assert!(newest.is_some());
         assert_eq!(synced, newest, "the active journal was opened and synced");
+    }
+
+    #[test]
+    fn the_flush_follows_the_journal_when_fjall_rotates_it() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let db_dir = tmp.path().join("db");
+        let db = Database::builder(&db_dir).manual_journal_persist(true).open().expect("open");
+        let ks = db.keyspace("t", KeyspaceCreateOptions::default).expect("keyspace");
+        let sync = JournalSync::new(db_dir.clone());
+        ks.insert(b"first", b"value").expect("insert");
+        sync.flush(&db).expect("flush");
+        let first = sync.active.lock().as_ref().map(|(id, _)| *id);
+        // fjall rotates its journal when a memtable flush finds it past 64 MB.
+        let big = vec![7u8; 1 << 20];
+        for round in 0u32..2 {
+            for i in 0u32..65 {
+                ks.insert([round.to_be_bytes(), i.to_be_bytes()].concat(), &big).expect("insert");
+            }
+            ks.rotate_memtable_and_wait().expect("rotate");
+            ks.insert(b"after", round.to_be_bytes()).expect("insert");
+            sync.flush(&db).expect("flush");
+            let newest = list_journals(&db_dir).expect("list").into_iter().map(|(id, _)| id).max();
+            let synced = sync.active.lock().as_ref().map(|(id, _)| *id);
+            assert_eq!(synced, newest, "round {round}: the flush synced the newest journal");
+        }
+        let last = sync.active.lock().as_ref().map(|(id, _)| *id);
+        assert!(last > first, "fjall rotated the journal ({first:?} -> {last:?})");
     }
 }
