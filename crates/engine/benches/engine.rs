@@ -2,8 +2,9 @@
 //! each on monotable's engine and on dynoxide's embedded SQLite-backed engine, measured in the
 //! same run on the same machine. Requests are built once and cloned per iteration for both.
 
-/// With `--features bench-mimalloc`, both engines run on mimalloc (as `monotable serve` does);
-/// without it, on the system allocator (as most test binaries do).
+/// With `--features bench-mimalloc`, both engines run on mimalloc (as `monotable serve` does,
+/// though serve reaches it through `crates/cli/src/alloc.rs`); without it, on the system
+/// allocator (as most test binaries do).
 #[cfg(feature = "bench-mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
