@@ -107,31 +107,58 @@ struct Entry {
 const CHUNK_BITS: u32 = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
-/// The hash table is split into this many tables by bits 32–37 of the key's hash (hashbrown
-/// picks buckets with the low bits and tags with the top seven, so the split takes neither).
+/// The hash table is split into this many tables by the low six bits of the key's hash.
 const SHARDS: usize = 64;
 
-fn shard_of(hash: u64) -> usize {
-    (hash >> 32) as usize % SHARDS
+/// A key's hash, split in two: the shard (the low bits) and the 32 bits the shard's table
+/// works with (the high half), which the table keeps beside each slot.
+#[derive(Clone, Copy)]
+struct KeyHash {
+    shard: usize,
+    short: u32,
+}
+
+impl KeyHash {
+    fn of(hasher: &DefaultHashBuilder, key: &[u8]) -> KeyHash {
+        let full = hasher.hash_one(key);
+        KeyHash { shard: full as usize % SHARDS, short: (full >> 32) as u32 }
+    }
+}
+
+/// What a shard's table hashes with: the short hash in both halves (hashbrown picks buckets
+/// with the low bits and tags with the top seven).
+fn table_hash(short: u32) -> u64 {
+    (u64::from(short) << 32) | u64::from(short)
+}
+
+/// An entry of a shard's table: a slot and its key's short hash. Keeping the hash here means
+/// growing a table never reads a key: it rehashes from `short` alone, where it used to reach
+/// every entry's key through its slot (two cache misses per entry once the keyspace outgrows
+/// the cache, paid by whichever write made the table grow).
+#[derive(Clone, Copy)]
+struct Bucket {
+    slot: Slot,
+    short: u32,
 }
 
 /// The contents of one keyspace.
 ///
 /// Invariant: `order`, `by_key` and the occupied slots hold the same keys: `order[k] == s`
-/// exactly when the shard of `k`'s hash in `by_key` holds `s` and slot `s` is `Some` with key
-/// `k`. `free` lists the `None` slots, each once.
+/// exactly when the shard of `k`'s hash in `by_key` holds a bucket with slot `s` and `k`'s
+/// short hash, and slot `s` is `Some` with key `k`. `free` lists the `None` slots, each once.
 ///
-/// Why shards and chunks: growing a hash table rehashes every entry, and rehashing an entry
-/// reads its key through its slot (two cache misses). One table of a million entries stalled
-/// every reader and writer of the keyspace for half a second at each doubling (measured: 97 ms
-/// at 229k entries, 222 ms at 459k, 525 ms at 918k, on top of a 24 MB copy of the slot
-/// vector). With 64 tables a doubling moves 1/64 of the entries, and slots live in fixed
-/// chunks that are never copied, so no single write pays for the keyspace's growth.
+/// Why shards and chunks: growing a hash table rehashes and moves every entry. One table of a
+/// million entries, when rehashing still read every key through its slot, stalled every reader
+/// and writer of the keyspace for half a second at each doubling (measured: 97 ms at 229k
+/// entries, 222 ms at 459k, 525 ms at 918k, on top of a 24 MB copy of the slot vector). With
+/// 64 tables a doubling moves 1/64 of the entries, a [`Bucket`] carries its hash so no key is
+/// read, and slots live in fixed chunks that are never copied, so no single write pays for
+/// the keyspace's growth.
 #[derive(Default)]
 struct Map {
     order: BTreeMap<OrderKey, Slot>,
     /// `SHARDS` tables once the keyspace holds anything, none before.
-    by_key: Vec<HashTable<Slot>>,
+    by_key: Vec<HashTable<Bucket>>,
     chunks: Vec<Vec<Option<Entry>>>,
     /// Slots handed out so far (occupied or free): the next new slot number.
     used: usize,
@@ -156,13 +183,16 @@ impl Map {
         self.chunks.get_mut(s >> CHUNK_BITS).and_then(|c| c.get_mut(s & (CHUNK - 1)))
     }
 
-    fn slot_of(&self, hash: u64, key: &[u8]) -> Option<Slot> {
-        let table = self.by_key.get(shard_of(hash))?;
-        table.find(hash, |&s| self.entry(s).is_some_and(|e| e.key.slice == *key)).copied()
+    fn slot_of(&self, hash: KeyHash, key: &[u8]) -> Option<Slot> {
+        let table = self.by_key.get(hash.shard)?;
+        let found = table.find(table_hash(hash.short), |b| {
+            b.short == hash.short && self.entry(b.slot).is_some_and(|e| e.key.slice == *key)
+        });
+        found.map(|b| b.slot)
     }
 
     fn get(&self, key: &[u8]) -> Option<&PackedItem> {
-        let slot = self.slot_of(self.hasher.hash_one(key), key)?;
+        let slot = self.slot_of(KeyHash::of(&self.hasher, key), key)?;
         self.entry(slot).map(|e| &e.item)
     }
 
@@ -172,7 +202,7 @@ impl Map {
     }
 
     fn put(&mut self, key: Vec<u8>, item: PackedItem) {
-        let hash = self.hasher.hash_one(key.as_slice());
+        let hash = KeyHash::of(&self.hasher, &key);
         if let Some(slot) = self.slot_of(hash, &key) {
             if let Some(Some(e)) = self.place(slot) {
                 e.item = item;
@@ -205,22 +235,23 @@ impl Map {
         if self.by_key.is_empty() {
             self.by_key = (0..SHARDS).map(|_| HashTable::new()).collect();
         }
-        let (chunks, hasher) = (&self.chunks, &self.hasher);
-        if let Some(table) = self.by_key.get_mut(shard_of(hash)) {
-            table.insert_unique(hash, slot, |&s| {
-                occupied(chunks, s).map_or(0, |e| hasher.hash_one(&e.key.slice))
+        if let Some(table) = self.by_key.get_mut(hash.shard) {
+            table.insert_unique(table_hash(hash.short), Bucket { slot, short: hash.short }, |b| {
+                table_hash(b.short)
             });
         }
         self.order.insert(OrderKey::new(key), slot);
     }
 
     fn delete(&mut self, key: &[u8]) {
-        let hash = self.hasher.hash_one(key);
+        let hash = KeyHash::of(&self.hasher, key);
         let chunks = &self.chunks;
-        let Some(table) = self.by_key.get_mut(shard_of(hash)) else { return };
-        let found = table.find_entry(hash, |&s| occupied(chunks, s).is_some_and(|e| e.key.slice == *key));
+        let Some(table) = self.by_key.get_mut(hash.shard) else { return };
+        let found = table.find_entry(table_hash(hash.short), |b| {
+            b.short == hash.short && occupied(chunks, b.slot).is_some_and(|e| e.key.slice == *key)
+        });
         let Ok(found) = found else { return };
-        let (slot, _) = found.remove();
+        let (Bucket { slot, .. }, _) = found.remove();
         if let Some(place) = self.place(slot) {
             *place = None;
         }
@@ -447,6 +478,7 @@ mod tests {
     fn an_order_key_and_a_slot_take_three_words_each() {
         assert_eq!(std::mem::size_of::<OrderKey>(), 24);
         assert_eq!(std::mem::size_of::<Option<Entry>>(), 24);
+        assert_eq!(std::mem::size_of::<Bucket>(), 8);
     }
 
     proptest::proptest! {
