@@ -25,7 +25,7 @@ use fjall::{Database, PersistMode};
 use parking_lot::Mutex;
 
 use crate::error::fjall_message;
-use crate::verify::list_journals;
+use crate::verify::{journal_path, list_journals};
 
 /// Flushes fjall's journal to the device without blocking writers (see the module docs).
 pub(crate) struct JournalSync {
@@ -50,7 +50,7 @@ impl JournalSync {
         // rotated more than once since the last flush.
         let current = active
             .as_ref()
-            .is_some_and(|(id, _)| matches!(self.journal_path(id + 1).try_exists(), Ok(false)));
+            .is_some_and(|(id, _)| matches!(journal_path(&self.db_dir, id + 1).try_exists(), Ok(false)));
         if !current {
             *active = self.open_newest();
         }
@@ -67,10 +67,6 @@ impl JournalSync {
         let (id, path) = list_journals(&self.db_dir).ok()?.into_iter().max_by_key(|(id, _)| *id)?;
         OpenOptions::new().write(true).open(path).ok().map(|file| (id, file))
     }
-
-    fn journal_path(&self, id: u64) -> PathBuf {
-        self.db_dir.join(format!("{id}.jnl"))
-    }
 }
 
 #[cfg(test)]
@@ -78,33 +74,39 @@ mod tests {
     use super::*;
     use fjall::KeyspaceCreateOptions;
 
-    #[test]
-    fn the_flush_syncs_the_newest_journal_directly_not_through_the_fallback() {
+    /// A database with manual journal persistence, one keyspace, and a `JournalSync` on it.
+    fn fixture() -> (tempfile::TempDir, PathBuf, Database, fjall::Keyspace, JournalSync) {
         let tmp = tempfile::tempdir().expect("tempdir");
         let db_dir = tmp.path().join("db");
         let db = Database::builder(&db_dir).manual_journal_persist(true).open().expect("open");
         let ks = db.keyspace("t", KeyspaceCreateOptions::default).expect("keyspace");
         let sync = JournalSync::new(db_dir.clone());
+        (tmp, db_dir, db, ks, sync)
+    }
+
+    fn synced_id(sync: &JournalSync) -> Option<u64> {
+        sync.active.lock().as_ref().map(|(id, _)| *id)
+    }
+
+    #[test]
+    fn the_flush_syncs_the_newest_journal_directly_not_through_the_fallback() {
+        let (_tmp, db_dir, db, ks, sync) = fixture();
         for i in 0u32..3 {
             ks.insert(i.to_be_bytes(), b"value").expect("insert");
             sync.flush(&db).expect("flush");
         }
         let newest = list_journals(&db_dir).expect("list").into_iter().map(|(id, _)| id).max();
-        let synced = sync.active.lock().as_ref().map(|(id, _)| *id);
+        let synced = synced_id(&sync);
         assert!(newest.is_some());
         assert_eq!(synced, newest, "the active journal was opened and synced");
     }
 
     #[test]
     fn the_flush_follows_the_journal_when_fjall_rotates_it() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let db_dir = tmp.path().join("db");
-        let db = Database::builder(&db_dir).manual_journal_persist(true).open().expect("open");
-        let ks = db.keyspace("t", KeyspaceCreateOptions::default).expect("keyspace");
-        let sync = JournalSync::new(db_dir.clone());
+        let (_tmp, db_dir, db, ks, sync) = fixture();
         ks.insert(b"first", b"value").expect("insert");
         sync.flush(&db).expect("flush");
-        let first = sync.active.lock().as_ref().map(|(id, _)| *id);
+        let first = synced_id(&sync);
         // fjall rotates its journal when a memtable flush finds it past 64 MB.
         let big = vec![7u8; 1 << 20];
         for round in 0u32..2 {
@@ -115,10 +117,10 @@ mod tests {
             ks.insert(b"after", round.to_be_bytes()).expect("insert");
             sync.flush(&db).expect("flush");
             let newest = list_journals(&db_dir).expect("list").into_iter().map(|(id, _)| id).max();
-            let synced = sync.active.lock().as_ref().map(|(id, _)| *id);
+            let synced = synced_id(&sync);
             assert_eq!(synced, newest, "round {round}: the flush synced the newest journal");
         }
-        let last = sync.active.lock().as_ref().map(|(id, _)| *id);
+        let last = synced_id(&sync);
         assert!(last > first, "fjall rotated the journal ({first:?} -> {last:?})");
     }
 }

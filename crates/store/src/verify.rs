@@ -89,6 +89,11 @@ pub(crate) fn check_and_repair(db_dir: &Path, repair: bool) -> Result<JournalChe
     Ok(check)
 }
 
+/// The path of fjall's journal number `id` inside `db_dir` (`<id>.jnl`).
+pub(crate) fn journal_path(db_dir: &Path, id: u64) -> PathBuf {
+    db_dir.join(format!("{id}.jnl"))
+}
+
 /// The journals (`<id>.jnl`) directly inside `db_dir`, with their ids.
 pub(crate) fn list_journals(db_dir: &Path) -> Result<Vec<(u64, PathBuf)>, StoreError> {
     let entries = match std::fs::read_dir(db_dir) {

@@ -131,6 +131,12 @@ fn table_hash(short: u32) -> u64 {
     (u64::from(short) << 32) | u64::from(short)
 }
 
+impl KeyHash {
+    fn table(self) -> u64 {
+        table_hash(self.short)
+    }
+}
+
 /// An entry of a shard's table: a slot and its key's short hash. Keeping the hash here means
 /// growing a table never reads a key: it rehashes from `short` alone, where it used to reach
 /// every entry's key through its slot (two cache misses per entry once the keyspace outgrows
@@ -173,6 +179,12 @@ fn occupied(chunks: &[Vec<Option<Entry>>], s: Slot) -> Option<&Entry> {
     chunks.get(s >> CHUNK_BITS).and_then(|c| c.get(s & (CHUNK - 1))).and_then(Option::as_ref)
 }
 
+/// Whether bucket `b` holds `key` (whose hash is `hash`): the short hashes first, so a tag
+/// collision rarely follows the slot.
+fn holds(chunks: &[Vec<Option<Entry>>], b: &Bucket, hash: KeyHash, key: &[u8]) -> bool {
+    b.short == hash.short && occupied(chunks, b.slot).is_some_and(|e| e.key.slice == *key)
+}
+
 impl Map {
     fn entry(&self, slot: Slot) -> Option<&Entry> {
         occupied(&self.chunks, slot)
@@ -185,10 +197,7 @@ impl Map {
 
     fn slot_of(&self, hash: KeyHash, key: &[u8]) -> Option<Slot> {
         let table = self.by_key.get(hash.shard)?;
-        let found = table.find(table_hash(hash.short), |b| {
-            b.short == hash.short && self.entry(b.slot).is_some_and(|e| e.key.slice == *key)
-        });
-        found.map(|b| b.slot)
+        table.find(hash.table(), |b| holds(&self.chunks, b, hash, key)).map(|b| b.slot)
     }
 
     fn get(&self, key: &[u8]) -> Option<&PackedItem> {
@@ -236,9 +245,7 @@ impl Map {
             self.by_key = (0..SHARDS).map(|_| HashTable::new()).collect();
         }
         if let Some(table) = self.by_key.get_mut(hash.shard) {
-            table.insert_unique(table_hash(hash.short), Bucket { slot, short: hash.short }, |b| {
-                table_hash(b.short)
-            });
+            table.insert_unique(hash.table(), Bucket { slot, short: hash.short }, |b| table_hash(b.short));
         }
         self.order.insert(OrderKey::new(key), slot);
     }
@@ -247,9 +254,7 @@ impl Map {
         let hash = KeyHash::of(&self.hasher, key);
         let chunks = &self.chunks;
         let Some(table) = self.by_key.get_mut(hash.shard) else { return };
-        let found = table.find_entry(table_hash(hash.short), |b| {
-            b.short == hash.short && occupied(chunks, b.slot).is_some_and(|e| e.key.slice == *key)
-        });
+        let found = table.find_entry(hash.table(), |b| holds(chunks, b, hash, key));
         let Ok(found) = found else { return };
         let (Bucket { slot, .. }, _) = found.remove();
         if let Some(place) = self.place(slot) {
