@@ -6,14 +6,17 @@
 //! [`SharedItem::write_json`]: straight from a stored item's packed bytes, or by
 //! [`monotable_types::write_item`] for an item the engine built, instead of through serde's
 //! nested maps (a 25-item Query spent more than half its instructions in serde there). The
-//! rest of such a response is still serialised by sonic-rs and spliced after the items.
+//! rest of such a response is still serialised by sonic-rs and spliced after the items. A
+//! write's output with no member (PutItem, UpdateItem or DeleteItem without `ReturnValues` or
+//! a capacity report) is `{}`, written without the serialiser.
 //!
 //! Invariant: the bytes equal `serde_json::to_vec(&output)` (tests below), so clients see the
 //! same JSON whichever path wrote it.
 
 use std::any::Any;
 
-use monotable_engine::{BatchGetItemOutput, GetItemOutput, QueryOutput, ScanOutput, SharedItem};
+use monotable_engine::{BatchGetItemOutput, DeleteItemOutput, GetItemOutput, PutItemOutput, QueryOutput};
+use monotable_engine::{ScanOutput, SharedItem, UpdateItemOutput};
 use serde::Serialize;
 
 use crate::ServerError;
@@ -37,7 +40,26 @@ pub(crate) fn output<O: Serialize + Any>(mut output: O) -> Result<Vec<u8>, Serve
         let responses = b.responses.take();
         return with_responses(responses.as_ref(), b);
     }
+    if is_empty_write(any) {
+        return Ok(EMPTY.to_vec());
+    }
     serialize(&output)
+}
+
+/// An output shape with no member: every shape's members are optional and skipped when absent
+/// (the engine's `shape!`), so an all-absent shape is exactly this.
+const EMPTY: &[u8] = b"{}";
+
+/// Whether `output` is a single-item write's output with no member, the usual answer to a
+/// PutItem, UpdateItem or DeleteItem: written as [`EMPTY`] without running the serialiser.
+fn is_empty_write(output: &dyn Any) -> bool {
+    if let Some(p) = output.downcast_ref::<PutItemOutput>() {
+        return *p == PutItemOutput::default();
+    }
+    if let Some(u) = output.downcast_ref::<UpdateItemOutput>() {
+        return *u == UpdateItemOutput::default();
+    }
+    output.downcast_ref::<DeleteItemOutput>().is_some_and(|d| *d == DeleteItemOutput::default())
 }
 
 fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, ServerError> {
@@ -193,6 +215,21 @@ mod tests {
             responses: Some(responses),
             unprocessed_keys: Some(std::collections::HashMap::new()),
             consumed_capacity: Some(vec![capacity(), capacity()]),
+        });
+    }
+
+    #[test]
+    fn write_outputs_are_the_bytes_serde_json_writes_with_and_without_members() {
+        same(PutItemOutput::default());
+        same(PutItemOutput { attributes: Some(item(1)), ..PutItemOutput::default() });
+        same(PutItemOutput { consumed_capacity: Some(capacity()), ..PutItemOutput::default() });
+        same(UpdateItemOutput::default());
+        same(UpdateItemOutput { attributes: Some(item(1)), ..UpdateItemOutput::default() });
+        same(DeleteItemOutput::default());
+        same(DeleteItemOutput {
+            consumed_capacity: Some(capacity()),
+            attributes: Some(item(2)),
+            ..DeleteItemOutput::default()
         });
     }
 
