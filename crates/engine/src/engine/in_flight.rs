@@ -78,7 +78,7 @@ impl InFlight {
 
     /// Claims one item for a plain write; `None` when a transaction holds it (the write then
     /// fails with `TransactionConflictException`).
-    pub fn begin_write(&self, stripe: usize, table: u64, key: &[u8]) -> Option<WriteClaim<'_>> {
+    pub fn begin_write<'a>(&'a self, stripe: usize, table: u64, key: &'a [u8]) -> Option<WriteClaim<'a>> {
         let mut shard = self.shard(stripe).lock();
         if shard.iter().any(|c| c.table == table && c.key == key && c.owner != Owner::Write) {
             return None;
@@ -86,7 +86,7 @@ impl InFlight {
         shard.push(Claim { table, key: key.to_vec(), owner: Owner::Write });
         drop(shard);
         self.pause("write");
-        Some(WriteClaim { flight: self, stripe, table, key: key.to_vec() })
+        Some(WriteClaim { flight: self, stripe, table, key })
     }
 
     /// Claims every item for a transaction, or none: `Err` lists the positions (in `items`'
@@ -150,19 +150,20 @@ impl InFlight {
     }
 }
 
-/// A plain write's claim; dropping it releases the item.
+/// A plain write's claim; dropping it releases the item. It borrows the writer's key (the
+/// write outlives its claim), so only the shard's entry holds a copy.
 pub(crate) struct WriteClaim<'a> {
     flight: &'a InFlight,
     stripe: usize,
     table: u64,
-    key: Vec<u8>,
+    key: &'a [u8],
 }
 
 impl Drop for WriteClaim<'_> {
     fn drop(&mut self) {
         let mut shard = self.flight.shard(self.stripe).lock();
         if let Some(n) =
-            shard.iter().position(|c| c.owner == Owner::Write && c.table == self.table && c.key == self.key)
+            shard.iter().position(|c| c.owner == Owner::Write && c.table == self.table && c.key == *self.key)
         {
             shard.swap_remove(n);
         }
