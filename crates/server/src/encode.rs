@@ -53,13 +53,14 @@ const EMPTY: &[u8] = b"{}";
 /// Whether `output` is a single-item write's output with no member, the usual answer to a
 /// PutItem, UpdateItem or DeleteItem: written as [`EMPTY`] without running the serialiser.
 fn is_empty_write(output: &dyn Any) -> bool {
-    if let Some(p) = output.downcast_ref::<PutItemOutput>() {
-        return *p == PutItemOutput::default();
-    }
-    if let Some(u) = output.downcast_ref::<UpdateItemOutput>() {
-        return *u == UpdateItemOutput::default();
-    }
-    output.downcast_ref::<DeleteItemOutput>().is_some_and(|d| *d == DeleteItemOutput::default())
+    is_default::<PutItemOutput>(output)
+        || is_default::<UpdateItemOutput>(output)
+        || is_default::<DeleteItemOutput>(output)
+}
+
+/// Whether `output` is a `T` with every member absent.
+fn is_default<T: Default + PartialEq + 'static>(output: &dyn Any) -> bool {
+    output.downcast_ref::<T>().is_some_and(|t| *t == T::default())
 }
 
 fn serialize<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, ServerError> {
