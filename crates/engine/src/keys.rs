@@ -59,7 +59,9 @@ pub fn encode_bytes_prefix(bytes: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(rest);
 }
 
-fn encode_bytes(bytes: &[u8], out: &mut Vec<u8>) {
+/// Appends a string's or binary's encoding: its bytes with every zero escaped, then the
+/// terminator.
+pub(crate) fn encode_bytes(bytes: &[u8], out: &mut Vec<u8>) {
     out.reserve(bytes.len() + 2);
     encode_bytes_prefix(bytes, out);
     out.extend_from_slice(&[0x00, 0x01]);
@@ -68,7 +70,8 @@ fn encode_bytes(bytes: &[u8], out: &mut Vec<u8>) {
 /// Offset that maps DynamoDB's adjusted exponents (-130..=125) into 0..=255.
 const EXPONENT_OFFSET: i32 = 130;
 
-fn encode_number(n: &Number, out: &mut Vec<u8>) {
+/// Appends a number's encoding, which sorts as the numbers do.
+pub(crate) fn encode_number(n: &Number, out: &mut Vec<u8>) {
     if n.is_zero() {
         out.push(0x02);
         return;

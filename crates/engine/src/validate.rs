@@ -256,6 +256,12 @@ pub(crate) fn check_item_key(key: &KeySchema, item: &Item) -> Result<(), Error> 
     Ok(())
 }
 
+/// The largest partition key value, in bytes (developer guide, "Service, account, and table
+/// quotas": partition key values are 1 to 2048 bytes).
+pub(crate) const MAX_PARTITION_KEY_BYTES: usize = 2048;
+/// The largest sort key value, in bytes (same source: 1 to 1024 bytes).
+pub(crate) const MAX_SORT_KEY_BYTES: usize = 1024;
+
 /// Key value rules: no empty strings or binary, 2048-byte partition keys, 1024-byte sort keys.
 fn check_key_value(name: &str, v: &AttributeValue, partition: bool) -> Result<(), Error> {
     let empty = match v {
@@ -269,10 +275,10 @@ fn check_key_value(name: &str, v: &AttributeValue, partition: bool) -> Result<()
             if matches!(v, AttributeValue::S(_)) { "string" } else { "binary" }
         )));
     }
-    if partition && v.size() > 2048 {
+    if partition && v.size() > MAX_PARTITION_KEY_BYTES {
         return Err(Error::invalid_param("Size of hashkey has exceeded the maximum size limit of2048 bytes"));
     }
-    if !partition && v.size() > 1024 {
+    if !partition && v.size() > MAX_SORT_KEY_BYTES {
         return Err(Error::invalid_param(
             "Aggregated size of all range keys has exceeded the size limit of 1024 bytes",
         ));

@@ -68,6 +68,11 @@ macro_rules! operations {
             /// Decodes `body` into the operation's input shape, runs it on `engine` and
             /// encodes the output shape.
             pub(crate) fn call(self, engine: &Engine, body: &str) -> Result<Vec<u8>, ServerError> {
+                if self == Operation::GetItem {
+                    if let Some(answer) = plain_get_item(engine, body) {
+                        return answer;
+                    }
+                }
                 match self {
                     $(Operation::$name => run(body, |input: $input| engine.$method(input)),)*
                     $(Operation::$sname => run(body, |input: $sinput| engine.$smethod(input)),)*
@@ -172,6 +177,16 @@ impl std::fmt::Display for Operation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// GetItem for a plain lookup, on the borrowed path: the body read in place
+/// (`decode::plain_get`) and the engine's `get_item_ref`, with no owned request built. `None`
+/// when either declines; the general path then decodes the body again and reports what
+/// DynamoDB would, errors included.
+fn plain_get_item(engine: &Engine, body: &str) -> Option<Result<Vec<u8>, ServerError>> {
+    let get = crate::decode::plain_get(body)?;
+    let output = engine.get_item_ref(&get.request())?;
+    Some(output.map_err(ServerError::from).and_then(crate::encode::output))
 }
 
 fn run<I, O>(

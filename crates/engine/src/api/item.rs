@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use monotable_types::Item;
+use monotable_types::{Item, ValueRef};
 
 use super::common::*;
 
@@ -21,6 +21,21 @@ shape! {
 shape! {
     /// GetItem response.
     pub struct GetItemOutput { item: SharedItem, consumed_capacity: ConsumedCapacity }
+}
+
+/// A GetItem request borrowed from the caller's buffer, for [`crate::Engine::get_item_ref`]:
+/// the members of the plain lookup SDKs send on the hot path, and nothing else. Numbers are
+/// given as their request text (`ValueRef::N("1.50")`), binary values already decoded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GetItemRef<'a> {
+    /// `TableName`.
+    pub table_name: &'a str,
+    /// `Key`: attribute names and values, in request order.
+    pub key: &'a [(&'a str, ValueRef<'a>)],
+    /// `ConsistentRead`.
+    pub consistent_read: Option<bool>,
+    /// `ReturnConsumedCapacity`.
+    pub return_consumed_capacity: Option<&'a str>,
 }
 shape! {
     /// PutItem request.

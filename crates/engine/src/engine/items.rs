@@ -317,13 +317,24 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
     let table = validated_table(inner, input.table_name.as_deref())?;
     let schema = table.schema();
     let key = key_bytes(&schema, input.key.as_ref().unwrap_or(&Item::new()))?;
-    let found = table.base.get(&key)?;
-    let consistent = input.consistent_read == Some(true);
     let report = Report::parse(input.return_consumed_capacity.as_deref());
+    read_one(&table, &key, input.consistent_read == Some(true), report, projection.as_ref())
+}
+
+/// GetItem's answer once the request has passed every check: the item stored under `key`,
+/// projected, and the capacity report.
+pub(super) fn read_one(
+    table: &Table,
+    key: &[u8],
+    consistent: bool,
+    report: Report,
+    projection: Option<&Projection>,
+) -> Result<GetItemOutput, Error> {
+    let found = table.base.get(key)?;
     // Item sizes only matter for the capacity report.
     let size =
         if report == Report::None { 0 } else { found.as_ref().map_or(0, monotable_types::PackedItem::size) };
-    let item = found.map(|i| project(i, projection.as_ref()));
+    let item = found.map(|i| project(i, projection));
     Ok(GetItemOutput {
         item,
         consumed_capacity: capacity::for_read(

@@ -6,6 +6,7 @@ mod backup;
 mod batch;
 mod capacity;
 mod control;
+mod get_ref;
 mod in_flight;
 mod index_projection;
 mod items;
@@ -121,6 +122,19 @@ impl Engine {
                 transfers: transfer::Transfers::default(),
             }),
         }
+    }
+}
+
+impl Engine {
+    /// GetItem on a borrowed request, for a caller that can read a plain lookup without
+    /// building [`GetItemInput`] (the server reads it straight from the request body).
+    ///
+    /// Returns `None` when the request is not one this path answers: anything that could fail
+    /// a check (an unknown table, a key that does not match the schema, …) and table ARNs.
+    /// Run [`Engine::get_item`] on the owned request then; it gives DynamoDB's answer, errors
+    /// included. `Some` holds exactly what `get_item` returns for the same request.
+    pub fn get_item_ref(&self, input: &GetItemRef<'_>) -> Option<Result<GetItemOutput, Error>> {
+        get_ref::get_item_ref(&self.inner, input)
     }
 }
 

@@ -16,8 +16,8 @@
 use std::any::Any;
 use std::collections::HashMap;
 
-use monotable_engine::api::{GetItemInput, PutItemInput};
-use monotable_types::{AttributeValue, Item, Name, Number};
+use monotable_engine::api::{GetItemInput, GetItemRef, PutItemInput};
+use monotable_types::{AttributeValue, Item, Name, Number, ValueRef};
 
 /// The shortcut's decode of `body` into `I`, for the shapes it knows; `None` sends the body
 /// to serde_json.
@@ -68,6 +68,51 @@ fn put_item(body: &str) -> Option<PutItemInput> {
     })?;
     c.end()?;
     Some(input)
+}
+
+/// A GetItem body of the plain-lookup layout, borrowed from the body: `TableName`, a `Key` of
+/// at most two `S` or `N` attributes, and maybe `ConsistentRead` and `ReturnConsumedCapacity`.
+/// It is what [`monotable_engine::Engine::get_item_ref`] takes.
+///
+/// Invariant: the body decodes with serde_json into the `GetItemInput` holding exactly these
+/// members (the shortcut's invariant, for this narrower grammar).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PlainGet<'a> {
+    table_name: &'a str,
+    key: [(&'a str, ValueRef<'a>); 2],
+    key_len: usize,
+    consistent_read: Option<bool>,
+    return_consumed_capacity: Option<&'a str>,
+}
+
+impl PlainGet<'_> {
+    /// The request as the engine's borrowed GetItem takes it.
+    pub(crate) fn request(&self) -> GetItemRef<'_> {
+        GetItemRef {
+            table_name: self.table_name,
+            key: &self.key[..self.key_len],
+            consistent_read: self.consistent_read,
+            return_consumed_capacity: self.return_consumed_capacity,
+        }
+    }
+}
+
+/// `body` as a [`PlainGet`], when it has that layout (and no escape in any string); `None`
+/// sends it to the general decode.
+pub(crate) fn plain_get(body: &str) -> Option<PlainGet<'_>> {
+    let mut c = Cursor::new(body);
+    let (mut table_name, mut key, mut consistent_read, mut return_consumed_capacity) =
+        (None, None, None, None);
+    c.object(|c, member| match member {
+        "TableName" => set(&mut table_name, || c.str()),
+        "Key" => set(&mut key, || c.key()),
+        "ConsistentRead" => set(&mut consistent_read, || c.boolean()),
+        "ReturnConsumedCapacity" => set(&mut return_consumed_capacity, || c.str()),
+        _ => None,
+    })?;
+    c.end()?;
+    let (key, key_len) = key?;
+    Some(PlainGet { table_name: table_name?, key, key_len, consistent_read, return_consumed_capacity })
 }
 
 /// Reads a member into its slot. A repeated member is serde's to refuse (its derive reports
@@ -178,6 +223,19 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// A key of at most two attributes, in body order (repeats included).
+    #[allow(clippy::type_complexity)]
+    fn key(&mut self) -> Option<([(&'a str, ValueRef<'a>); 2], usize)> {
+        let mut key = [("", ValueRef::Null); 2];
+        let mut len = 0;
+        self.object(|c, name| {
+            *key.get_mut(len)? = (name, c.key_value()?);
+            len += 1;
+            Some(())
+        })?;
+        Some((key, len))
+    }
+
     /// An attribute map. Repeated names are kept as `Item`'s own decode keeps them (the last
     /// one wins), by collecting the same way.
     fn item(&mut self, values: Values) -> Option<Item> {
@@ -191,21 +249,36 @@ impl<'a> Cursor<'a> {
 
     /// One attribute value: exactly one member, of a type `values` allows.
     fn value(&mut self, values: Values) -> Option<AttributeValue> {
+        self.tagged(|c, tag| match tag {
+            "S" => Some(AttributeValue::S(c.string()?)),
+            "N" => Some(AttributeValue::N(Number::parse(c.str()?).ok()?)),
+            "BOOL" if values == Values::Scalars => Some(AttributeValue::Bool(c.boolean()?)),
+            "NULL" if values == Values::Scalars => {
+                c.literal(b"true")?;
+                Some(AttributeValue::Null)
+            }
+            _ => None,
+        })
+    }
+
+    /// A key value (`S` or `N`) borrowed from the body. The number is checked to parse, as
+    /// [`Cursor::value`] checks it, and passed on as its text.
+    fn key_value(&mut self) -> Option<ValueRef<'a>> {
+        self.tagged(|c, tag| match tag {
+            "S" => c.str().map(ValueRef::S),
+            "N" => c.str().filter(|text| Number::parse(text).is_ok()).map(ValueRef::N),
+            _ => None,
+        })
+    }
+
+    /// An attribute value's object: exactly one member, whose tag `read` reads the value of.
+    fn tagged<T>(&mut self, mut read: impl FnMut(&mut Self, &'a str) -> Option<T>) -> Option<T> {
         let mut found = None;
         self.object(|c, tag| {
             if found.is_some() {
                 return None;
             }
-            found = Some(match tag {
-                "S" => AttributeValue::S(c.string()?),
-                "N" => AttributeValue::N(Number::parse(c.str()?).ok()?),
-                "BOOL" if values == Values::Scalars => AttributeValue::Bool(c.boolean()?),
-                "NULL" if values == Values::Scalars => {
-                    c.literal(b"true")?;
-                    AttributeValue::Null
-                }
-                _ => return None,
-            });
+            found = Some(read(c, tag)?);
             Some(())
         })?;
         found
@@ -255,6 +328,60 @@ mod tests {
         fast.is_some()
     }
 
+    /// When `plain_get` reads `body`, serde_json must decode it into the request the reading
+    /// stands for. Returns whether `plain_get` read it.
+    fn plain_agrees(body: &str) -> bool {
+        let Some(plain) = plain_get(body) else { return false };
+        let slow = match serde_json::from_str::<GetItemInput>(body) {
+            Ok(slow) => slow,
+            Err(e) => panic!("plain_get read what serde_json refuses ({e}): {body}"),
+        };
+        let get = plain.request();
+        let key: Item = get.key.iter().map(|(n, v)| (Name::from(*n), v.to_value().unwrap())).collect();
+        let read = GetItemInput {
+            table_name: Some(get.table_name.to_owned()),
+            key: Some(key),
+            consistent_read: get.consistent_read,
+            return_consumed_capacity: get.return_consumed_capacity.map(str::to_owned),
+            ..Default::default()
+        };
+        assert_eq!(read, slow, "{body}");
+        true
+    }
+
+    #[test]
+    fn plain_lookups_are_read_in_place() {
+        assert!(plain_agrees(r#"{"TableName":"t","Key":{"pk":{"S":"a"},"sk":{"N":"1.50"}}}"#));
+        assert!(plain_agrees(
+            r#" { "Key" : { "pk" : { "S" : "é" } } , "TableName" : "t", "ConsistentRead": false,
+                "ReturnConsumedCapacity": "TOTAL" } "#
+        ));
+        let plain = plain_get(r#"{"TableName":"t","Key":{"b":{"N":"-0"},"a":{"S":"x"}}}"#).unwrap();
+        assert_eq!(plain.request().key, &[("b", ValueRef::N("-0")), ("a", ValueRef::S("x"))]);
+        // Repeats are passed on as read, for the engine to decline.
+        assert!(plain_agrees(r#"{"TableName":"t","Key":{"a":{"S":"1"},"a":{"S":"2"}}}"#));
+        assert_eq!(plain_get(r#"{"TableName":"t","Key":{"a":{"S":"1"},"a":{"S":"2"}}}"#).unwrap().key_len, 2);
+    }
+
+    #[test]
+    fn other_get_item_layouts_are_not_plain_lookups() {
+        for body in [
+            r#"{"Key":{"pk":{"S":"a"}}}"#,
+            r#"{"TableName":"t"}"#,
+            r#"{"TableName":"t","Key":{"a":{"S":"1"},"b":{"S":"2"},"c":{"S":"3"}}}"#,
+            r#"{"TableName":"t","Key":{"pk":{"B":"AA=="}}}"#,
+            r#"{"TableName":"t","Key":{"pk":{"BOOL":true}}}"#,
+            r#"{"TableName":"t","Key":{"pk":{"N":"1e999"}}}"#,
+            r#"{"TableName":"t","Key":{"pk":{"S":"a\u0041"}}}"#,
+            r#"{"TableName":"t","Key":{"pk":{"S":"a"}},"ProjectionExpression":"a"}"#,
+            r#"{"TableName":"t","Key":{"pk":{"S":"a"}},"ConsistentRead":null}"#,
+            r#"{"TableName":"t","Key":{"pk":{"S":"a"}},"TableName":"t"}"#,
+            r#"{"TableName":"t","Key":{"pk":{"S":"a"}}} x"#,
+        ] {
+            assert!(plain_get(body).is_none(), "{body}");
+        }
+    }
+
     #[test]
     fn sdk_layouts_take_the_shortcut() {
         assert!(agree::<GetItemInput>(r#"{"TableName":"t","Key":{"pk":{"S":"a"},"sk":{"N":"1.50"}}}"#));
@@ -292,18 +419,20 @@ mod tests {
         assert!(!agree::<PutItemInput>(r#"{"Item":{"z":{"NULL":false}}}"#));
     }
 
-    /// Bodies built from fragments of the grammar and from near misses.
-    fn body() -> impl Strategy<Value = String> {
-        let string = prop_oneof![
+    fn string() -> impl Strategy<Value = String> + Clone {
+        prop_oneof![
             Just("\"t\"".to_owned()),
             Just("\"a b\"".to_owned()),
             Just("\"é😀\"".to_owned()),
             Just("\"\"".to_owned()),
             Just("\"x\\\"y\"".to_owned()),
             Just("\"x\\u0041\"".to_owned()),
-        ];
-        let value = prop_oneof![
-            string.clone().prop_map(|s| format!("{{\"S\":{s}}}")),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = String> + Clone {
+        prop_oneof![
+            string().prop_map(|s| format!("{{\"S\":{s}}}")),
             prop_oneof![Just("1"), Just("-0.50"), Just("1e3"), Just("abc"), Just("1E200"), Just("")]
                 .prop_map(|n| format!("{{\"N\":\"{n}\"}}")),
             Just("{\"BOOL\":true}".to_owned()),
@@ -313,27 +442,76 @@ mod tests {
             Just("{}".to_owned()),
             Just("{\"S\":\"a\",\"S\":\"b\"}".to_owned()),
             Just("{\"S\":null}".to_owned()),
-        ];
-        let item =
-            proptest::collection::vec((prop_oneof![Just("a"), Just("b"), Just("pk")], value.clone()), 0..4)
-                .prop_map(|pairs| {
-                    let members: Vec<String> = pairs.iter().map(|(n, v)| format!("\"{n}\":{v}")).collect();
-                    format!("{{{}}}", members.join(","))
-                });
-        let member = prop_oneof![
-            string.clone().prop_map(|s| format!("\"TableName\":{s}")),
-            item.clone().prop_map(|i| format!("\"Key\":{i}")),
-            item.clone().prop_map(|i| format!("\"Item\":{i}")),
+        ]
+    }
+
+    fn item() -> impl Strategy<Value = String> + Clone {
+        proptest::collection::vec((prop_oneof![Just("a"), Just("b"), Just("pk")], value()), 0..4).prop_map(
+            |pairs| {
+                let members: Vec<String> = pairs.iter().map(|(n, v)| format!("\"{n}\":{v}")).collect();
+                format!("{{{}}}", members.join(","))
+            },
+        )
+    }
+
+    /// An object of `members`, then maybe a trailing byte.
+    fn object(members: impl Strategy<Value = String>) -> impl Strategy<Value = String> {
+        (proptest::collection::vec(members, 0..5), prop_oneof![Just(""), Just(" "), Just("\n"), Just("x")])
+            .prop_map(|(members, tail)| format!("{{ {} }}{tail}", members.join(" , ")))
+    }
+
+    /// Bodies built from fragments of the grammar and from near misses.
+    fn body() -> impl Strategy<Value = String> {
+        object(prop_oneof![
+            string().prop_map(|s| format!("\"TableName\":{s}")),
+            item().prop_map(|i| format!("\"Key\":{i}")),
+            item().prop_map(|i| format!("\"Item\":{i}")),
             prop_oneof![Just("true"), Just("false"), Just("null"), Just("1")]
                 .prop_map(|b| format!("\"ConsistentRead\":{b}")),
-            string.clone().prop_map(|s| format!("\"ReturnValues\":{s}")),
-            string.clone().prop_map(|s| format!("\"ConditionExpression\":{s}")),
-            string.clone().prop_map(|s| format!("\"ExpressionAttributeNames\":{{\"#a\":{s}}}")),
-            value.clone().prop_map(|v| format!("\"ExpressionAttributeValues\":{{\":v\":{v},\":v\":{v}}}")),
+            string().prop_map(|s| format!("\"ReturnValues\":{s}")),
+            string().prop_map(|s| format!("\"ReturnConsumedCapacity\":{s}")),
+            string().prop_map(|s| format!("\"ConditionExpression\":{s}")),
+            string().prop_map(|s| format!("\"ExpressionAttributeNames\":{{\"#a\":{s}}}")),
+            value().prop_map(|v| format!("\"ExpressionAttributeValues\":{{\":v\":{v},\":v\":{v}}}")),
             Just("\"Other\":[1]".to_owned()),
+        ])
+    }
+
+    /// GetItem bodies: a table name and a key (mostly of key values), the two optional plain
+    /// members, sometimes another member, in either order, maybe with a trailing byte.
+    fn get_body() -> impl Strategy<Value = String> {
+        let key_value = prop_oneof![
+            prop_oneof![Just("a"), Just("é😀"), Just("")].prop_map(|s| format!("{{\"S\":\"{s}\"}}")),
+            prop_oneof![Just("1"), Just("-0.50"), Just("abc")].prop_map(|n| format!("{{\"N\":\"{n}\"}}")),
         ];
-        (proptest::collection::vec(member, 0..5), prop_oneof![Just(""), Just(" "), Just("\n"), Just("x")])
-            .prop_map(|(members, tail)| format!("{{ {} }}{tail}", members.join(" , ")))
+        let plain_key = proptest::collection::vec((prop_oneof![Just("pk"), Just("sk")], key_value), 0..4)
+            .prop_map(|pairs| {
+                let members: Vec<String> = pairs.iter().map(|(n, v)| format!("\"{n}\":{v}")).collect();
+                format!("{{{}}}", members.join(","))
+            });
+        let optional = |member: &'static str, values: BoxedStrategy<String>| {
+            proptest::option::weighted(0.3, values.prop_map(move |v| format!("\"{member}\":{v}")))
+        };
+        (
+            string(),
+            prop_oneof![3 => plain_key, 1 => item()],
+            optional(
+                "ConsistentRead",
+                prop_oneof![Just("true"), Just("null")].prop_map(str::to_owned).boxed(),
+            ),
+            optional("ReturnConsumedCapacity", string().boxed()),
+            optional("ProjectionExpression", string().boxed()),
+            any::<bool>(),
+            prop_oneof![4 => Just(""), 1 => Just(" x")],
+        )
+            .prop_map(|(table, key, consistent, capacity, projection, key_first, tail)| {
+                let mut members = vec![format!("\"TableName\":{table}"), format!("\"Key\":{key}")];
+                if key_first {
+                    members.reverse();
+                }
+                members.extend([consistent, capacity, projection].into_iter().flatten());
+                format!("{{{}}}{tail}", members.join(","))
+            })
     }
 
     /// The generated bodies exercise both sides: many take the shortcut, many do not.
@@ -341,8 +519,9 @@ mod tests {
     fn generated_bodies_cover_both_paths() {
         use proptest::strategy::ValueTree;
         let mut runner = proptest::test_runner::TestRunner::deterministic();
-        let (mut fast, mut slow) = (0, 0);
+        let (mut fast, mut slow, mut plain) = (0, 0, 0);
         for _ in 0..2000 {
+            plain += usize::from(plain_agrees(&get_body().new_tree(&mut runner).unwrap().current()));
             let body = body().new_tree(&mut runner).unwrap().current();
             for took in [agree::<GetItemInput>(&body), agree::<PutItemInput>(&body)] {
                 if took {
@@ -352,7 +531,7 @@ mod tests {
                 }
             }
         }
-        assert!(fast > 400 && slow > 400, "shortcut {fast}, serde_json {slow}");
+        assert!(fast > 400 && slow > 400 && plain > 100, "shortcut {fast}, serde_json {slow}, plain {plain}");
     }
 
     proptest! {
@@ -360,6 +539,12 @@ mod tests {
         fn the_shortcut_agrees_with_serde_json(body in body()) {
             agree::<GetItemInput>(&body);
             agree::<PutItemInput>(&body);
+            plain_agrees(&body);
+        }
+
+        #[test]
+        fn plain_lookups_agree_with_serde_json(body in get_body()) {
+            plain_agrees(&body);
         }
     }
 }

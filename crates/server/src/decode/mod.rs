@@ -20,6 +20,8 @@ use crate::ServerError;
 
 mod fast;
 
+pub(crate) use fast::plain_get;
+
 /// The deepest nesting of arrays and objects a request may have. DynamoDB allows 32 levels
 /// of nested attribute values (two JSON levels each) below a few levels of request structure;
 /// this is serde_json's own recursion limit, checked before any recursive parse runs.
