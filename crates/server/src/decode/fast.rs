@@ -152,7 +152,9 @@ impl<'a> Cursor<'a> {
     /// Skips JSON whitespace and returns the next byte without consuming it.
     fn peek(&mut self) -> Option<u8> {
         while let Some(&b) = self.text.as_bytes().get(self.at) {
-            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            // Every whitespace byte is at most a space: one comparison settles the usual case
+            // (SDK bodies have no whitespace between tokens).
+            if b > b' ' || !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
                 return Some(b);
             }
             self.at += 1;
