@@ -61,9 +61,10 @@ fn openings(json: &[u8]) -> usize {
 /// is iterative, so hostile input cannot exhaust the stack.
 fn nesting_exceeds(json: &[u8], max: usize) -> bool {
     // Brackets inside string literals only make this count larger, so a body with no more
-    // opening brackets than `max` cannot nest deeper than `max`. Nearly every body stops here,
+    // opening brackets than `max` cannot nest deeper than `max` (nor, then, one of at most
+    // `max` bytes: a point read's body is shorter than that). Nearly every body stops here,
     // after one pass the compiler vectorises.
-    if openings(json) <= max {
+    if json.len() <= max || openings(json) <= max {
         return false;
     }
     let mut depth = 0usize;
