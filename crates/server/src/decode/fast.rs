@@ -79,7 +79,7 @@ fn put_item(body: &str) -> Option<PutItemInput> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PlainGet<'a> {
     table_name: &'a str,
-    key: [(&'a str, ValueRef<'a>); 2],
+    key: PlainKey<'a>,
     key_len: usize,
     consistent_read: Option<bool>,
     return_consumed_capacity: Option<&'a str>,
@@ -96,6 +96,9 @@ impl PlainGet<'_> {
         }
     }
 }
+
+/// Room for a plain lookup's key: a base table's key has one or two attributes.
+type PlainKey<'a> = [(&'a str, ValueRef<'a>); 2];
 
 /// `body` as a [`PlainGet`], when it has that layout (and no escape in any string); `None`
 /// sends it to the general decode.
@@ -225,9 +228,8 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A key of at most two attributes, in body order (repeats included).
-    #[allow(clippy::type_complexity)]
-    fn key(&mut self) -> Option<([(&'a str, ValueRef<'a>); 2], usize)> {
+    /// A key of at most two attributes, in body order (repeats included), and how many.
+    fn key(&mut self) -> Option<(PlainKey<'a>, usize)> {
         let mut key = [("", ValueRef::Null); 2];
         let mut len = 0;
         self.object(|c, name| {
@@ -447,13 +449,15 @@ mod tests {
         ]
     }
 
+    /// A JSON object of `"name":value` pairs.
+    fn map_of(pairs: Vec<(&str, String)>) -> String {
+        let members: Vec<String> = pairs.iter().map(|(n, v)| format!("\"{n}\":{v}")).collect();
+        format!("{{{}}}", members.join(","))
+    }
+
     fn item() -> impl Strategy<Value = String> + Clone {
-        proptest::collection::vec((prop_oneof![Just("a"), Just("b"), Just("pk")], value()), 0..4).prop_map(
-            |pairs| {
-                let members: Vec<String> = pairs.iter().map(|(n, v)| format!("\"{n}\":{v}")).collect();
-                format!("{{{}}}", members.join(","))
-            },
-        )
+        proptest::collection::vec((prop_oneof![Just("a"), Just("b"), Just("pk")], value()), 0..4)
+            .prop_map(map_of)
     }
 
     /// An object of `members`, then maybe a trailing byte.
@@ -487,10 +491,7 @@ mod tests {
             prop_oneof![Just("1"), Just("-0.50"), Just("abc")].prop_map(|n| format!("{{\"N\":\"{n}\"}}")),
         ];
         let plain_key = proptest::collection::vec((prop_oneof![Just("pk"), Just("sk")], key_value), 0..4)
-            .prop_map(|pairs| {
-                let members: Vec<String> = pairs.iter().map(|(n, v)| format!("\"{n}\":{v}")).collect();
-                format!("{{{}}}", members.join(","))
-            });
+            .prop_map(map_of);
         let optional = |member: &'static str, values: BoxedStrategy<String>| {
             proptest::option::weighted(0.3, values.prop_map(move |v| format!("\"{member}\":{v}")))
         };
