@@ -5,6 +5,8 @@
 //! SignedHeaders=host;x-amz-date, Signature=0123…`. DynamoDB reports every missing part in one
 //! message, then checks the date format, the algorithm and the credential's shape, in that order.
 
+use std::cell::RefCell;
+
 use crate::ServerError;
 
 use super::time::parse_amz_date;
@@ -99,19 +101,55 @@ pub(crate) fn parse<'a>(
 }
 
 /// The five `/`-separated elements of a credential (trailing slashes ignored), or `None` when
-/// there are more or fewer. `/` is ASCII, so every cut lies on a character boundary.
+/// there are more or fewer: [`split_credential`]'s answer, remembered for the last credential
+/// this thread split.
+fn credential_parts(credential: &str) -> Option<[&str; 5]> {
+    if credential.len() > MAX_CACHED_CREDENTIAL {
+        return split_credential(credential)
+            .map(|spans| spans.map(|(a, b)| credential.get(a..b).unwrap_or("")));
+    }
+    let spans = LAST_CREDENTIAL.with_borrow_mut(|(last, spans)| {
+        if last != credential {
+            *spans = split_credential(credential);
+            last.clear();
+            last.push_str(credential);
+        }
+        *spans
+    })?;
+    // The spans were cut from this same text, on character boundaries.
+    Some(spans.map(|(a, b)| credential.get(a..b).unwrap_or("")))
+}
+
+/// The longest credential [`credential_parts`] remembers (real ones are about 60 bytes), so
+/// the cache stays small whatever a client sends.
+const MAX_CACHED_CREDENTIAL: usize = 256;
+
+/// Where each of a credential's five parts lies.
+type Spans = [(usize, usize); 5];
+
+thread_local! {
+    // The last credential this thread split, and its parts. A client signs every request of
+    // a day with the same credential, so most requests find theirs here and pay one
+    // comparison instead of the split. It starts as the empty credential and its answer, and
+    // only ever holds a credential and what `split_credential` makes of it.
+    static LAST_CREDENTIAL: RefCell<(String, Option<Spans>)> = const { RefCell::new((String::new(), None)) };
+}
+
+/// Splits a credential at its slashes (trailing slashes ignored): the spans of its five
+/// parts, or `None` when there are more or fewer. `/` is ASCII, so every cut lies on a
+/// character boundary.
 ///
 /// The slashes are found eight bytes at a time ([`slashes`]), the last few bytes one at a time:
 /// a credential is some 50 bytes with four slashes, where memchr's iterator paid its set-up
 /// again after every hit (about 440 instructions a request) and a byte loop about as much.
-fn credential_parts(credential: &str) -> Option<[&str; 5]> {
+fn split_credential(credential: &str) -> Option<Spans> {
     let credential = credential.trim_end_matches('/');
     let bytes = credential.as_bytes();
-    let mut parts = [""; 5];
+    let mut parts = [(0, 0); 5];
     let mut count = 0;
     let mut start = 0;
     let mut cut = |i: usize| -> Option<()> {
-        *parts.get_mut(count)? = credential.get(start..i)?;
+        *parts.get_mut(count)? = (start, i);
         count += 1;
         start = i + 1;
         Some(())
@@ -130,7 +168,7 @@ fn credential_parts(credential: &str) -> Option<[&str; 5]> {
             cut(tail + i)?;
         }
     }
-    *parts.get_mut(count)? = credential.get(start..)?;
+    *parts.get_mut(count)? = (start, bytes.len());
     (count == 4).then_some(parts)
 }
 
@@ -265,8 +303,14 @@ mod tests {
             "1234567/12345678/123456789/1/\u{7f}\u{ff}/",
             "\u{af}/\u{2f}\u{12f}/c/d/e",
         ] {
+            // Twice: the second answer comes from the thread's cache.
+            assert_eq!(credential_parts(credential), split_parts(credential), "{credential}");
             assert_eq!(credential_parts(credential), split_parts(credential), "{credential}");
         }
+        // Too long to be cached, split each time.
+        let longest = format!("{}/b/c/d/e", "k".repeat(MAX_CACHED_CREDENTIAL));
+        assert_eq!(credential_parts(&longest), split_parts(&longest));
+        assert_eq!(credential_parts(&longest), split_parts(&longest));
     }
 
     #[test]

@@ -3,10 +3,31 @@
 //! Hand-written (civil-from-days arithmetic) because this is the only date handling the server
 //! needs; the algorithms are Howard Hinnant's proleptic-Gregorian conversions.
 
+use std::cell::Cell;
+
+thread_local! {
+    // The last timestamp this thread parsed and its value. A client signs every request of
+    // the same second with the same `X-Amz-Date`, so most requests find their date here and
+    // skip the field checks and the calendar arithmetic. It starts as a real pair, so the
+    // cache only ever holds a string and what `parse_fields` makes of it.
+    static LAST_DATE: Cell<([u8; 16], i64)> = const { Cell::new((*b"19700101T000000Z", 0)) };
+}
+
 /// Parses `YYYYMMDDTHHMMSSZ` into seconds since the Unix epoch. Anything else is `None`.
 pub(crate) fn parse_amz_date(s: &str) -> Option<i64> {
-    let b = s.as_bytes();
-    if b.len() != 16 || b[8] != b'T' || b[15] != b'Z' {
+    let b: &[u8; 16] = s.as_bytes().try_into().ok()?;
+    let (last, value) = LAST_DATE.get();
+    if *b == last {
+        return Some(value);
+    }
+    let value = parse_fields(b)?;
+    LAST_DATE.set((*b, value));
+    Some(value)
+}
+
+/// [`parse_amz_date`] without the cache.
+fn parse_fields(b: &[u8; 16]) -> Option<i64> {
+    if b[8] != b'T' || b[15] != b'Z' {
         return None;
     }
     // Fields are fixed-width runs of ASCII digits: read them directly, without `str::parse`.
@@ -68,6 +89,24 @@ mod tests {
         for t in [0, 951_782_400, 1_709_251_199, 4_102_444_800] {
             assert_eq!(parse_amz_date(&format_amz_date(t)), Some(t));
         }
+    }
+
+    #[test]
+    fn a_repeated_date_parses_as_it_did_the_first_time() {
+        // The cache answers the second look-up of each; the answers must not change, and a
+        // refused string must stay refused after a valid one was cached, and the other way.
+        for s in [
+            "20130609T094515Z",
+            "20130609T094515Z",
+            "20130609T09451xZ",
+            "20240229T235959Z",
+            "20130609T094515Z",
+        ] {
+            let b: &[u8; 16] = s.as_bytes().try_into().unwrap();
+            assert_eq!(parse_amz_date(s), parse_fields(b), "{s}");
+            assert_eq!(parse_amz_date(s), parse_fields(b), "{s}");
+        }
+        assert_eq!(parse_amz_date("19700101T000000Z"), Some(0));
     }
 
     #[test]
