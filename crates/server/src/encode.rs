@@ -6,7 +6,8 @@
 //! [`SharedItem::write_json`]: straight from a stored item's packed bytes, or by
 //! [`monotable_types::write_item`] for an item the engine built, instead of through serde's
 //! nested maps (a 25-item Query spent more than half its instructions in serde there). The
-//! rest of such a response is still serialised by sonic-rs and spliced after the items. A
+//! rest of such a response is still serialised by sonic-rs and spliced after the items; a
+//! GetItem answer without a capacity report has no rest, and is written whole without it. A
 //! write's output with no member (PutItem, UpdateItem or DeleteItem without `ReturnValues` or
 //! a capacity report) is `{}`, written without the serialiser.
 //!
@@ -32,9 +33,8 @@ pub(crate) fn output<O: Serialize + Any>(mut output: O) -> Result<Vec<u8>, Serve
         let items = s.items.take();
         return with_items(items.as_deref(), s);
     }
-    if let Some(g) = any.downcast_mut::<GetItemOutput>() {
-        let item = g.item.take();
-        return with_item(item.as_ref(), g);
+    if let Some(g) = any.downcast_ref::<GetItemOutput>() {
+        return get_item(g);
     }
     if let Some(b) = any.downcast_mut::<BatchGetItemOutput>() {
         let responses = b.responses.take();
@@ -124,14 +124,23 @@ fn with_responses(
     Ok(out)
 }
 
-/// `{"Item":{...}, <rest>}`: `rest` is the output with its item taken out.
-fn with_item(item: Option<&SharedItem>, rest: &impl Serialize) -> Result<Vec<u8>, ServerError> {
-    let tail = serialize(rest)?;
-    let Some(item) = item else { return Ok(tail) };
-    let mut out = Vec::with_capacity(tail.len() + 16 + 320);
+/// GetItem's response, `{"Item":{...}, <rest>}`, from the output in place. The rest is the
+/// consumed capacity when one was asked for; without it (the usual lookup) the response is
+/// the item alone, written without the serialiser.
+pub(crate) fn get_item(output: &GetItemOutput) -> Result<Vec<u8>, ServerError> {
+    let Some(item) = &output.item else { return serialize(output) };
+    // `{"Item":` and `}` around the item: one allocation when no capacity is reported.
+    let mut out = Vec::with_capacity(item.json_len_hint() + 9);
     out.extend_from_slice(b"{\"Item\":");
     item.write_json(&mut out);
-    close_with(&mut out, &tail);
+    match &output.consumed_capacity {
+        None => out.push(b'}'),
+        Some(capacity) => {
+            out.extend_from_slice(b",\"ConsumedCapacity\":");
+            out.extend_from_slice(&serialize(capacity)?);
+            out.push(b'}');
+        }
+    }
     Ok(out)
 }
 

@@ -186,7 +186,7 @@ impl std::fmt::Display for Operation {
 fn plain_get_item(engine: &Engine, body: &str) -> Option<Result<Vec<u8>, ServerError>> {
     let get = crate::decode::plain_get(body)?;
     let output = engine.get_item_ref(&get.request())?;
-    Some(output.map_err(ServerError::from).and_then(crate::encode::output))
+    Some(output.map_err(ServerError::from).and_then(|output| crate::encode::get_item(&output)))
 }
 
 fn run<I, O>(

@@ -113,6 +113,17 @@ impl SharedItem {
         }
     }
 
+    /// About how many bytes [`SharedItem::write_json`] appends, for sizing its buffer.
+    pub fn json_len_hint(&self) -> usize {
+        match (self.packed.get(), self.item.get()) {
+            (Some(p), _) => p.json_len_hint(),
+            // A rough figure: a decoded item is written when the engine built it (a
+            // projection or an update's result), not on the hot read paths.
+            (None, Some(i)) => 2 + i.len() * 32,
+            (None, None) => 2,
+        }
+    }
+
     /// The item, decoded (it is dereferenced anyway; this spells the conversion out).
     pub fn into_item(self) -> Item {
         match self.item.into_inner() {

@@ -73,6 +73,23 @@ proptest! {
         prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&item).unwrap());
     }
 
+    /// The hint covers the JSON of an item whose attributes are escape-free strings and
+    /// numbers (a typical stored row), so a buffer sized by it is never grown.
+    #[test]
+    fn json_len_hint_covers_plain_string_and_number_items(
+        attrs in proptest::collection::vec(("[a-zA-Z0-9_]{1,20}", "[ -!#-\\[\\]-~]{0,300}", prop::option::of(number())), 0..12)
+    ) {
+        let item: Item = attrs
+            .into_iter()
+            .map(|(name, s, n)| (name, n.map_or(AttributeValue::S(s), AttributeValue::N)))
+            .collect();
+        let packed = PackedItem::encode(&item);
+        let mut out = Vec::with_capacity(packed.json_len_hint());
+        let capacity = out.capacity();
+        packed.write_json(&mut out);
+        prop_assert_eq!(out.capacity(), capacity, "{} bytes of JSON, hint {}", out.len(), packed.json_len_hint());
+    }
+
     #[test]
     fn get_finds_each_attribute_and_only_those(item in item(), probe in name()) {
         let packed = PackedItem::encode(&item);
