@@ -2,8 +2,10 @@
 //! of its exact body bytes (the AWS SDKs and boto3 check it), and errors are rendered here
 //! and nowhere else.
 
+use std::cell::Cell;
+
 use bytes::Bytes;
-use http::header::{HeaderName, HeaderValue, CONTENT_TYPE};
+use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use http::{Response, StatusCode};
 
 use crate::ServerError;
@@ -115,6 +117,9 @@ pub(crate) fn respond(
     let mut response = Response::new(body);
     *response.status_mut() = status;
     let headers = response.headers_mut();
+    if let Some(spare) = SPARE_HEADERS.take() {
+        *headers = spare;
+    }
     // The bytes as they are: a `RequestId` needs no UTF-8 check on the way to a header.
     if let Ok(id) = HeaderValue::from_bytes(request_id.as_ref()) {
         headers.insert(REQUEST_ID_HEADER, id);
@@ -124,6 +129,29 @@ pub(crate) fn respond(
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(ct));
     }
     response
+}
+
+thread_local! {
+    // An emptied header map for this thread's next response (see `recycle_headers`).
+    static SPARE_HEADERS: Cell<Option<HeaderMap>> = const { Cell::new(None) };
+}
+
+/// The most headers a map kept for reuse may have room for: a client's request carries ten or
+/// so, and hyper accepts at most a hundred.
+const MAX_SPARE_CAPACITY: usize = 32;
+
+/// Keeps a request's header map, emptied, for the thread's next response.
+///
+/// hyper parses each request into the header map of the connection's previous response, so
+/// maps go round: request, spare, response, request. Without the spare, every response
+/// allocated a map (its table and its entries) and every request's map was freed; and a map
+/// built for a response's three headers grew again for the next request's ten. A spare map
+/// is always empty, so the response built on it holds exactly the headers inserted into it.
+pub(crate) fn recycle_headers(mut headers: HeaderMap) {
+    if headers.capacity() <= MAX_SPARE_CAPACITY {
+        headers.clear();
+        SPARE_HEADERS.set(Some(headers));
+    }
 }
 
 /// The response for an error: its status, its `__type` and its body, as DynamoDB sends them.
@@ -175,6 +203,34 @@ mod tests {
         assert_eq!(r.headers()["x-amz-crc32"], "2745614147");
         assert_eq!(r.headers()["x-amzn-requestid"], "ID");
         assert_eq!(r.headers()[CONTENT_TYPE], JSON_1_0);
+    }
+
+    #[test]
+    fn a_recycled_request_map_holds_only_the_response_headers() {
+        let mut request = HeaderMap::new();
+        for (name, value) in
+            [("host", "h"), ("x-amz-target", "t"), ("x-amz-crc32", "1"), ("content-type", "c")]
+        {
+            request.append(HeaderName::from_static(name), HeaderValue::from_static(value));
+        }
+        recycle_headers(request);
+        let r = respond(StatusCode::OK, Bytes::from_static(b"{}"), Some(JSON_1_0), "ID");
+        let headers: Vec<_> = r.headers().iter().map(|(n, v)| (n.as_str(), v.to_str().unwrap())).collect();
+        assert_eq!(
+            headers,
+            [("x-amzn-requestid", "ID"), ("x-amz-crc32", "2745614147"), ("content-type", JSON_1_0)]
+        );
+        // The spare was used up: the next response starts from a new map, with the same headers.
+        let again = respond(StatusCode::OK, Bytes::from_static(b"{}"), Some(JSON_1_0), "ID");
+        assert_eq!(again.headers(), r.headers());
+    }
+
+    #[test]
+    fn a_map_with_room_for_many_headers_is_not_kept() {
+        recycle_headers(HeaderMap::with_capacity(MAX_SPARE_CAPACITY * 4));
+        assert!(SPARE_HEADERS.take().is_none());
+        recycle_headers(HeaderMap::with_capacity(8));
+        assert!(SPARE_HEADERS.take().is_some());
     }
 
     #[test]

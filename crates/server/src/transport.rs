@@ -249,7 +249,11 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
                 }
             }
         }
-        Ok(body) => service.handle_with_headers(&parts, &headers, &body).map(Full::new),
+        Ok(body) => {
+            let response = service.handle_with_headers(&parts, &headers, &body);
+            crate::response::recycle_headers(parts.headers);
+            response.map(Full::new)
+        }
         Err(error) => {
             let request_id = new_request_id();
             tracing::debug!(
