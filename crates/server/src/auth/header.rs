@@ -104,18 +104,18 @@ pub(crate) fn parse<'a>(
 /// there are more or fewer: [`split_credential`]'s answer, remembered for the last credential
 /// this thread split.
 fn credential_parts(credential: &str) -> Option<[&str; 5]> {
-    if credential.len() > MAX_CACHED_CREDENTIAL {
-        return split_credential(credential)
-            .map(|spans| spans.map(|(a, b)| credential.get(a..b).unwrap_or("")));
-    }
-    let spans = LAST_CREDENTIAL.with_borrow_mut(|(last, spans)| {
-        if last != credential {
-            *spans = split_credential(credential);
-            last.clear();
-            last.push_str(credential);
-        }
-        *spans
-    })?;
+    let spans = if credential.len() > MAX_CACHED_CREDENTIAL {
+        split_credential(credential)
+    } else {
+        LAST_CREDENTIAL.with_borrow_mut(|(last, spans)| {
+            if last != credential {
+                *spans = split_credential(credential);
+                last.clear();
+                last.push_str(credential);
+            }
+            *spans
+        })
+    }?;
     // The spans were cut from this same text, on character boundaries.
     Some(spans.map(|(a, b)| credential.get(a..b).unwrap_or("")))
 }
