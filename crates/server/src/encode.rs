@@ -135,10 +135,11 @@ pub(crate) fn get_item(output: &GetItemOutput) -> Result<Vec<u8>, ServerError> {
     item.write_json(&mut out);
     match &output.consumed_capacity {
         None => out.push(b'}'),
-        Some(capacity) => {
-            out.extend_from_slice(b",\"ConsumedCapacity\":");
-            out.extend_from_slice(&serialize(capacity)?);
-            out.push(b'}');
+        // The rest as serde lays it out, spliced as for the other read outputs (asked for
+        // only, so the copy of the report is off the usual path).
+        Some(_) => {
+            let rest = GetItemOutput { item: None, consumed_capacity: output.consumed_capacity.clone() };
+            close_with(&mut out, &serialize(&rest)?);
         }
     }
     Ok(out)
