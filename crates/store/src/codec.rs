@@ -124,6 +124,20 @@ mod tests {
         assert!(decode_item("t", b"k", &[9, 0, 0, 0, 0]).is_err());
     }
 
+    /// Items written before the packed item's escape-free form (first byte 0x01, docs/PACKED.md)
+    /// read as the item this build writes: the same bytes, the form included.
+    #[test]
+    fn an_item_packed_before_the_escape_free_form_reads_as_todays() {
+        let mut item = Item::new();
+        item.insert("pk".into(), AttributeValue::S("ORG#1".into()));
+        let today = PackedItem::encode(&item);
+        assert!(today.is_escape_free());
+        let mut old = today.as_bytes().to_vec();
+        old[0] = monotable_types::PACKED_VERSION;
+        let back = decode_item("t", b"k", &frame_as(VALUE_VERSION, &old)).expect("decodes");
+        assert_eq!(back, today);
+    }
+
     #[test]
     fn a_version_1_json_value_still_reads() {
         let json = br#"{"pk":{"S":"a"},"n":{"N":"1.50"},"l":{"L":[{"BOOL":true}]}}"#;

@@ -137,7 +137,7 @@ pub fn clean_len(bytes: &[u8]) -> usize {
 /// `u64` (the last word overlapping the one before it), and a string of fewer than eight
 /// bytes as one word padded with a clean byte.
 #[inline]
-fn is_clean(bytes: &[u8]) -> bool {
+pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     let blocks = bytes.len() / 32 * 32;
     let (head, rest) = bytes.split_at(blocks);
     if !head.chunks_exact(32).all(block_is_clean) {
@@ -245,13 +245,20 @@ pub fn write_str(s: &str, out: &mut Vec<u8>) {
 pub(crate) fn write_str_bytes(bytes: &[u8], out: &mut Vec<u8>) {
     // Most strings need no escape: one capacity check and one copy.
     if is_clean(bytes) {
-        out.reserve(bytes.len() + 2);
-        out.push(b'"');
-        out.extend_from_slice(bytes);
-        out.push(b'"');
+        write_quoted(bytes, out);
         return;
     }
     write_escaped(bytes, out);
+}
+
+/// Appends `bytes` between quotes as they are: for bytes known to need no escape (checked by
+/// the caller, or a packed item in the escape-free form).
+#[inline]
+pub(crate) fn write_quoted(bytes: &[u8], out: &mut Vec<u8>) {
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(bytes);
+    out.push(b'"');
 }
 
 /// [`write_str_bytes`] for a string with at least one byte to escape.

@@ -12,7 +12,8 @@
 //! bits first, at most 10 bytes, no overlong forms), so an item has exactly one encoding.
 //!
 //! ```text
-//! item    := 0x01 (format version) varint(size) varint(count) attr*count
+//! item    := form varint(size) varint(count) attr*count
+//! form    := 0x01 (format version 1) | 0x02 (version 1, escape-free: see `clean.rs`)
 //! attr    := varint(name length) name-bytes value
 //! value   := tag payload
 //!   0x01 S     varint(len) UTF-8 bytes
@@ -35,7 +36,7 @@
 //! either produced by [`PackedItem::encode`] or checked by `from_bytes` (every length within
 //! bounds, UTF-8 where text is due, numbers in canonical form, names sorted and unique,
 //! nesting within [`MAX_NESTING`], the size header equal to the size of the contents, no
-//! trailing bytes). Readers of a `PackedItem` still bound-check every access (they return an
+//! trailing bytes, the escape-free form exactly when no string needs an escape). Readers of a `PackedItem` still bound-check every access (they return an
 //! error rather than panic), but given the invariant those errors do not occur.
 //! Sets are not checked for duplicates or emptiness: that is the engine's validation, made
 //! before an item is stored.
@@ -48,9 +49,11 @@ use base64::display::Base64Display;
 use base64::engine::general_purpose::STANDARD;
 use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
 
+use crate::json_out::is_clean;
 use crate::{AttributeValue, Item, Name, Number};
 
-/// The format version written as the first byte.
+/// The format version, written as the first byte of an item that has a name or string to
+/// escape in JSON; an item with none starts with the escape-free form's byte (`clean.rs`).
 pub const PACKED_VERSION: u8 = 1;
 
 /// DynamoDB's nesting limit: a value nested under 32 levels of maps and lists is refused
@@ -76,6 +79,9 @@ pub enum PackedError {
     /// The first byte is not a format version this build reads.
     #[error("packed item format version {0} is not supported")]
     Version(u8),
+    /// The first byte says no name or string needs a JSON escape, and one does.
+    #[error("packed item is marked escape-free but holds a string JSON must escape")]
+    NotClean,
     /// A length, count or value runs past the end of its bytes.
     #[error("packed item is truncated at byte {0}")]
     Truncated(usize),
@@ -129,8 +135,14 @@ impl PackedItem {
         out.push(PACKED_VERSION);
         put_varint(&mut out, size);
         put_varint(&mut out, item.len());
-        let written = write_attrs(item, &mut out);
+        let mut clean = true;
+        let written = write_attrs(item, &mut out, &mut clean);
         debug_assert_eq!(written, size);
+        if clean {
+            if let Some(first) = out.first_mut() {
+                *first = CLEAN_FORM;
+            }
+        }
         PackedItem { bytes: Arc::from(out) }
     }
 
@@ -156,7 +168,32 @@ impl PackedItem {
         if actual != size {
             return Err(PackedError::Size { header: size, actual });
         }
-        Ok(PackedItem { bytes })
+        // The escape-free form (`clean.rs`): checked when claimed, and given to older bytes
+        // that qualify, so that an item has one encoding whenever it was written.
+        let clean = clean::strings_clean(&bytes, body, len);
+        match bytes.first() {
+            Some(&CLEAN_FORM) if !clean => Err(PackedError::NotClean),
+            Some(&PACKED_VERSION) if clean => {
+                let mut bytes = bytes;
+                match Arc::get_mut(&mut bytes).and_then(|b| b.first_mut()) {
+                    Some(first) => *first = CLEAN_FORM,
+                    None => {
+                        let mut copy = bytes.to_vec();
+                        if let Some(first) = copy.first_mut() {
+                            *first = CLEAN_FORM;
+                        }
+                        bytes = Arc::from(copy);
+                    }
+                }
+                Ok(PackedItem { bytes })
+            }
+            _ => Ok(PackedItem { bytes }),
+        }
+    }
+
+    /// True when no name or string of the item needs a JSON escape (the escape-free form).
+    pub fn is_escape_free(&self) -> bool {
+        self.bytes.first() == Some(&CLEAN_FORM)
     }
 
     /// The header: `(size, count, offset of the first attribute)`. The invariant makes it
@@ -403,13 +440,20 @@ fn put_number(out: &mut Vec<u8>, n: &Number) {
     }
 }
 
+/// Writes a name or string and clears `clean` when it needs a JSON escape (see `clean.rs`):
+/// the escape-free form is found while the item is written, without a second walk.
+fn put_str(out: &mut Vec<u8>, s: &str, clean: &mut bool) {
+    *clean = *clean && is_clean(s.as_bytes());
+    put_bytes(out, s.as_bytes());
+}
+
 /// Writes `varint(count)` is the caller's job; this writes the attributes and returns their
 /// DynamoDB size.
-fn write_attrs(item: &Item, out: &mut Vec<u8>) -> usize {
+fn write_attrs(item: &Item, out: &mut Vec<u8>, clean: &mut bool) -> usize {
     let mut size = 0;
     for (k, v) in item {
-        put_bytes(out, k.as_bytes());
-        size += k.len() + write_value(v, out);
+        put_str(out, k, clean);
+        size += k.len() + write_value(v, out, clean);
     }
     size
 }
@@ -429,11 +473,11 @@ fn with_body(out: &mut Vec<u8>, tag: u8, count: usize, body: impl FnOnce(&mut Ve
 }
 
 /// Writes one value and returns its DynamoDB size.
-fn write_value(v: &AttributeValue, out: &mut Vec<u8>) -> usize {
+fn write_value(v: &AttributeValue, out: &mut Vec<u8>, clean: &mut bool) -> usize {
     match v {
         AttributeValue::S(s) => {
             out.push(TAG_S);
-            put_bytes(out, s.as_bytes());
+            put_str(out, s, clean);
         }
         AttributeValue::N(n) => {
             out.push(TAG_N);
@@ -446,15 +490,15 @@ fn write_value(v: &AttributeValue, out: &mut Vec<u8>) -> usize {
         AttributeValue::Bool(b) => out.push(if *b { TAG_TRUE } else { TAG_FALSE }),
         AttributeValue::Null => out.push(TAG_NULL),
         AttributeValue::M(m) => {
-            return with_body(out, TAG_M, m.len(), |out| 3 + m.len() + write_attrs(m, out))
+            return with_body(out, TAG_M, m.len(), |out| 3 + m.len() + write_attrs(m, out, clean))
         }
         AttributeValue::L(l) => {
             return with_body(out, TAG_L, l.len(), |out| {
-                3 + l.iter().map(|x| 1 + write_value(x, out)).sum::<usize>()
+                3 + l.iter().map(|x| 1 + write_value(x, out, clean)).sum::<usize>()
             })
         }
         AttributeValue::Ss(s) => {
-            with_body(out, TAG_SS, s.len(), |out| s.iter().map(|x| put_bytes(out, x.as_bytes())).count());
+            with_body(out, TAG_SS, s.len(), |out| s.iter().map(|x| put_str(out, x, clean)).count());
         }
         AttributeValue::Ns(s) => {
             with_body(out, TAG_NS, s.len(), |out| s.iter().map(|x| put_number(out, x)).count());
@@ -544,7 +588,7 @@ impl<'a> Reader<'a> {
 fn header(bytes: &[u8]) -> Result<(usize, usize, usize), PackedError> {
     let r = Reader::new(bytes, 0);
     let version = r.byte()?;
-    if version != PACKED_VERSION {
+    if version != PACKED_VERSION && version != CLEAN_FORM {
         return Err(PackedError::Version(version));
     }
     let size = r.varint()?;
@@ -849,8 +893,11 @@ impl Serialize for B64<'_> {
     }
 }
 
+mod clean;
 mod json;
 mod quick;
+
+use clean::CLEAN_FORM;
 
 #[cfg(test)]
 mod tests;

@@ -2,11 +2,13 @@
 //! bytes as `PackedItem`'s (and `Item`'s) `Serialize` through serde_json, for the server's read
 //! responses (see `json_out` for why). Names and string values are escaped by
 //! `write_str_bytes`, without checking their UTF-8 again (the packed item's invariant); a
-//! number's stored canonical text and base64 need no escaping.
+//! number's stored canonical text and base64 need no escaping. An item in the escape-free form
+//! (`clean.rs`) has its names and strings copied between quotes without that check: the
+//! writer is instantiated twice, `CLEAN` telling which.
 
 use super::{PackedError, PackedItem, Reader, TAG_B, TAG_BS, TAG_FALSE, TAG_L, TAG_M, TAG_N, TAG_NS};
-use super::{TAG_NULL, TAG_S, TAG_SS, TAG_TRUE};
-use crate::json_out::{write_base64, write_str_bytes};
+use super::{CLEAN_FORM, TAG_NULL, TAG_S, TAG_SS, TAG_TRUE};
+use crate::json_out::{write_base64, write_quoted, write_str_bytes};
 
 impl PackedItem {
     /// Appends the item as a JSON object to `out`.
@@ -16,7 +18,12 @@ impl PackedItem {
     pub fn write_json(&self, out: &mut Vec<u8>) {
         let (_, count, body) = self.head();
         out.reserve(json_len_hint(self.bytes.len(), count));
-        let _ = attrs(&Reader::new(&self.bytes, body), count, out);
+        let r = Reader::new(&self.bytes, body);
+        let _ = if self.bytes.first() == Some(&CLEAN_FORM) {
+            attrs::<true>(&r, count, out)
+        } else {
+            attrs::<false>(&r, count, out)
+        };
     }
 
     /// About how many bytes [`PackedItem::write_json`] appends: exact or a little over for
@@ -35,26 +42,37 @@ fn json_len_hint(packed_len: usize, count: usize) -> usize {
     packed_len + count * JSON_BYTES_PER_ATTRIBUTE + 2
 }
 
-fn attrs(r: &Reader<'_>, count: usize, out: &mut Vec<u8>) -> Result<(), PackedError> {
+/// A name or string: copied between quotes when the item is escape-free (`CLEAN`), else
+/// escaped where needed.
+#[inline(always)]
+fn string<const CLEAN: bool>(bytes: &[u8], out: &mut Vec<u8>) {
+    if CLEAN {
+        write_quoted(bytes, out);
+    } else {
+        write_str_bytes(bytes, out);
+    }
+}
+
+fn attrs<const CLEAN: bool>(r: &Reader<'_>, count: usize, out: &mut Vec<u8>) -> Result<(), PackedError> {
     out.push(b'{');
     for i in 0..count {
         if i > 0 {
             out.push(b',');
         }
-        write_str_bytes(r.bytes()?, out);
+        string::<CLEAN>(r.bytes()?, out);
         out.push(b':');
-        value(r, out)?;
+        value::<CLEAN>(r, out)?;
     }
     out.push(b'}');
     Ok(())
 }
 
-fn value(r: &Reader<'_>, out: &mut Vec<u8>) -> Result<(), PackedError> {
+fn value<const CLEAN: bool>(r: &Reader<'_>, out: &mut Vec<u8>) -> Result<(), PackedError> {
     let at = r.pos();
     match r.byte()? {
         TAG_S => {
             out.extend_from_slice(br#"{"S":"#);
-            write_str_bytes(r.bytes()?, out);
+            string::<CLEAN>(r.bytes()?, out);
         }
         TAG_N => {
             out.extend_from_slice(br#"{"N":""#);
@@ -72,7 +90,7 @@ fn value(r: &Reader<'_>, out: &mut Vec<u8>) -> Result<(), PackedError> {
             out.extend_from_slice(br#"{"M":"#);
             let body = r.body()?;
             let count = body.count()?;
-            attrs(&body, count, out)?;
+            attrs::<CLEAN>(&body, count, out)?;
         }
         tag @ (TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
             out.extend_from_slice(match tag {
@@ -87,8 +105,8 @@ fn value(r: &Reader<'_>, out: &mut Vec<u8>) -> Result<(), PackedError> {
                     out.push(b',');
                 }
                 match tag {
-                    TAG_L => value(&body, out)?,
-                    TAG_SS => write_str_bytes(body.bytes()?, out),
+                    TAG_L => value::<CLEAN>(&body, out)?,
+                    TAG_SS => string::<CLEAN>(body.bytes()?, out),
                     TAG_NS => {
                         out.push(b'"');
                         out.extend_from_slice(body.bytes()?);

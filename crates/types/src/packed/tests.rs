@@ -8,17 +8,31 @@ fn number() -> impl Strategy<Value = Number> {
 }
 
 fn name() -> impl Strategy<Value = String> {
-    prop_oneof!["[a-z]{1,6}", "\\PC{1,12}", Just("é".to_owned()), Just("ключ".to_owned()), "[a-z]{30,40}",]
+    prop_oneof![
+        "[a-z]{1,6}",
+        "\\PC{1,12}",
+        Just("é".to_owned()),
+        Just("ключ".to_owned()),
+        "[a-z]{30,40}",
+        escapable(),
+    ]
+}
+
+/// Short strings that often hold a byte JSON escapes (a quote, a backslash, a control
+/// character), which `\PC` almost never draws: items with and without the escape-free form.
+fn escapable() -> impl Strategy<Value = String> {
+    "[ab\"\\\\\x01\n]{1,4}"
 }
 
 fn scalar() -> impl Strategy<Value = AttributeValue> {
     prop_oneof![
         "\\PC{0,20}".prop_map(AttributeValue::S),
+        escapable().prop_map(AttributeValue::S),
         number().prop_map(AttributeValue::N),
         proptest::collection::vec(any::<u8>(), 0..20).prop_map(AttributeValue::B),
         any::<bool>().prop_map(AttributeValue::Bool),
         Just(AttributeValue::Null),
-        proptest::collection::vec("\\PC{0,8}", 1..5).prop_map(AttributeValue::Ss),
+        proptest::collection::vec(prop_oneof!["\\PC{0,8}", escapable()], 1..5).prop_map(AttributeValue::Ss),
         proptest::collection::vec(number(), 1..5).prop_map(AttributeValue::Ns),
         proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..8), 1..4)
             .prop_map(AttributeValue::Bs),
@@ -71,6 +85,29 @@ proptest! {
         let mut out = Vec::new();
         packed.write_json(&mut out);
         prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&item).unwrap());
+    }
+
+    /// An item is in the escape-free form exactly when its JSON holds no escape (every escape
+    /// starts with a backslash, and nothing else in an item's JSON is one), and reading its
+    /// bytes back keeps the form; written in version 1's first byte, the same bytes read as
+    /// the escape-free form when they qualify and are refused when they claim it falsely.
+    #[test]
+    fn the_escape_free_form_is_exactly_the_items_without_escapes(item in item()) {
+        let packed = PackedItem::encode(&item);
+        let json = serde_json::to_string(&item).unwrap();
+        prop_assert_eq!(packed.is_escape_free(), !json.contains('\\'), "{}", json);
+        prop_assert_eq!(PackedItem::from_bytes(packed.as_bytes().to_vec()).unwrap(), packed.clone());
+        let mut as_version_1 = packed.as_bytes().to_vec();
+        as_version_1[0] = PACKED_VERSION;
+        prop_assert_eq!(PackedItem::from_bytes(as_version_1).unwrap(), packed.clone());
+        let mut as_clean = packed.as_bytes().to_vec();
+        as_clean[0] = CLEAN_FORM;
+        let claimed = PackedItem::from_bytes(as_clean);
+        if packed.is_escape_free() {
+            prop_assert_eq!(claimed.unwrap(), packed);
+        } else {
+            prop_assert_eq!(claimed, Err(PackedError::NotClean));
+        }
     }
 
     /// The hint covers the JSON of an item whose attributes are escape-free strings and
