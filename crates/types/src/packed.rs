@@ -36,8 +36,9 @@
 //! either produced by [`PackedItem::encode`] or checked by `from_bytes` (every length within
 //! bounds, UTF-8 where text is due, numbers in canonical form, names sorted and unique,
 //! nesting within [`MAX_NESTING`], the size header equal to the size of the contents, no
-//! trailing bytes, the escape-free form exactly when no string needs an escape). Readers of a `PackedItem` still bound-check every access (they return an
-//! error rather than panic), but given the invariant those errors do not occur.
+//! trailing bytes, the escape-free form exactly when no string needs an escape). Readers of a
+//! `PackedItem` still bound-check every access (they return an error rather than panic), but
+//! given the invariant those errors do not occur.
 //! Sets are not checked for duplicates or emptiness: that is the engine's validation, made
 //! before an item is stored.
 
@@ -154,15 +155,15 @@ impl PackedItem {
         // no high bit is set, every string is ASCII and so UTF-8. Otherwise (non-ASCII text)
         // or on any error, the strict walk checks each string as it goes and its verdict is
         // the one returned, so errors are reported exactly as one strict walk reports them.
-        let actual = match quick::check(&bytes, body, len) {
-            Some(size) => size,
+        let (actual, clean) = match quick::check(&bytes, body, len) {
+            Some(checked) => checked,
             None => {
                 let r = Reader::new(&bytes, body);
                 let size = check_attrs(&r, len, 0)?;
                 if r.pos() != bytes.len() {
                     return Err(PackedError::Length(r.pos()));
                 }
-                size
+                (size, clean::strings_clean(&bytes, body, len))
             }
         };
         if actual != size {
@@ -170,7 +171,6 @@ impl PackedItem {
         }
         // The escape-free form (`clean.rs`): checked when claimed, and given to older bytes
         // that qualify, so that an item has one encoding whenever it was written.
-        let clean = clean::strings_clean(&bytes, body, len);
         match bytes.first() {
             Some(&CLEAN_FORM) if !clean => Err(PackedError::NotClean),
             Some(&PACKED_VERSION) if clean => {
@@ -246,7 +246,7 @@ impl PackedItem {
         let bytes: &[u8] = &self.bytes;
         let mut folded = Arc::strong_count(&self.bytes) as u8;
         for line in bytes.chunks(64).take(WARM_LINES) {
-            folded ^= line[0];
+            folded ^= line.first().copied().unwrap_or(0);
         }
         std::hint::black_box(folded);
     }

@@ -140,8 +140,8 @@ impl KeyHash {
 /// and writer of the keyspace for half a second at each doubling (measured: 97 ms at 229k
 /// entries, 222 ms at 459k, 525 ms at 918k, on top of a 24 MB copy of the slot vector). With
 /// 64 tables a doubling moves 1/64 of the entries, a table's entry carries the key's short
-/// hash so no key is read, and slots live in fixed chunks that are never copied, so no single write pays for
-/// the keyspace's growth.
+/// hash so no key is read, and slots live in fixed chunks that are never copied, so no single
+/// write pays for the keyspace's growth.
 #[derive(Default)]
 struct Map {
     order: BTreeMap<OrderKey, Slot>,

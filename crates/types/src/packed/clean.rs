@@ -22,8 +22,9 @@ use crate::json_out::is_clean;
 pub(super) const CLEAN_FORM: u8 = 2;
 
 /// Whether the `count` attributes at `body` in `bytes` (well-formed packed bytes) have only
-/// escape-free names and strings; `from_bytes` asks. Bytes that fail to read count as not
-/// escape-free.
+/// escape-free names and strings: `from_bytes` asks for items with non-ASCII text, which the
+/// quick walk (that checks escapes on its way) leaves to the strict one. Bytes that fail to
+/// read count as not escape-free.
 pub(super) fn strings_clean(bytes: &[u8], body: usize, count: usize) -> bool {
     attrs(&Reader::new(bytes, body), count).unwrap_or(false)
 }

@@ -6,18 +6,21 @@
 //! Invariant: `check` returns `Some(size)` only for bytes the strict walk accepts, with the
 //! size the strict walk computes (`tests::the_quick_walk_agrees_with_the_strict_one`).
 
+use crate::json_out::is_clean;
+
 use super::{
     number_of, or_of, varint_from, AttributeValue, MAX_NESTING, TAG_B, TAG_BS, TAG_FALSE, TAG_L, TAG_M,
     TAG_N, TAG_NS, TAG_NULL, TAG_S, TAG_SS, TAG_TRUE,
 };
 
 /// Checks `count` attributes starting at `pos` in `bytes` (the body after the header) and
-/// returns their DynamoDB size, if they and nothing else fill the rest of `bytes` and every
-/// string is ASCII.
-pub(super) fn check(bytes: &[u8], pos: usize, count: usize) -> Option<usize> {
-    let mut q = Quick { bytes, pos, high: 0 };
+/// returns their DynamoDB size and whether every name and string is escape-free (`clean.rs`),
+/// if they and nothing else fill the rest of `bytes` and every string is ASCII. The escape
+/// check rides on the same walk, so an item read from disk is walked once.
+pub(super) fn check(bytes: &[u8], pos: usize, count: usize) -> Option<(usize, bool)> {
+    let mut q = Quick { bytes, pos, high: 0, dirty: false };
     let size = q.attrs(count, 0)?;
-    (q.pos == bytes.len() && q.high < 0x80).then_some(size)
+    (q.pos == bytes.len() && q.high < 0x80).then_some((size, !q.dirty))
 }
 
 struct Quick<'a> {
@@ -25,6 +28,8 @@ struct Quick<'a> {
     pos: usize,
     /// The OR of every string byte read: below 0x80 when all were ASCII.
     high: u8,
+    /// Whether a name or string read so far needs a JSON escape.
+    dirty: bool,
 }
 
 impl<'a> Quick<'a> {
@@ -56,6 +61,7 @@ impl<'a> Quick<'a> {
     fn str(&mut self) -> Option<&'a [u8]> {
         let s = self.bytes()?;
         self.high |= or_of(s);
+        self.dirty = self.dirty || !is_clean(s);
         Some(s)
     }
 
@@ -88,7 +94,7 @@ impl<'a> Quick<'a> {
             TAG_FALSE | TAG_TRUE | TAG_NULL => 1,
             tag @ (TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
                 let body = self.bytes()?;
-                let mut inner = Quick { bytes: body, pos: 0, high: 0 };
+                let mut inner = Quick { bytes: body, pos: 0, high: 0, dirty: false };
                 let count = inner.varint()?;
                 if count > body.len() - inner.pos {
                     return None;
@@ -110,6 +116,7 @@ impl<'a> Quick<'a> {
                     return None;
                 }
                 self.high |= inner.high;
+                self.dirty |= inner.dirty;
                 size
             }
             _ => return None,

@@ -315,7 +315,7 @@ fn strings_ascii(item: &Item) -> bool {
 
 fn quick_size(bytes: &[u8]) -> Option<usize> {
     let (_, len, body) = header(bytes).ok()?;
-    quick::check(bytes, body, len)
+    quick::check(bytes, body, len).map(|(size, _)| size)
 }
 
 proptest! {
@@ -327,6 +327,10 @@ proptest! {
         if strings_ascii(&item) {
             prop_assert_eq!(quick_size(&bytes), strict_size(&bytes));
             prop_assert!(quick_size(&bytes).is_some());
+            // Its escape check agrees with the separate walk the strict path uses.
+            let (_, len, body) = header(&bytes).unwrap();
+            let quick_clean = quick::check(&bytes, body, len).map(|(_, clean)| clean);
+            prop_assert_eq!(quick_clean, Some(clean::strings_clean(&bytes, body, len)));
         }
         let mut mutated = bytes;
         let i = at.index(mutated.len());
