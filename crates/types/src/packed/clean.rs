@@ -6,7 +6,7 @@
 //! backslash) starts with [`CLEAN_FORM`] instead of [`PACKED_VERSION`](super::PACKED_VERSION),
 //! and its JSON is then written without looking for escapes (`json.rs`). Nearly every stored
 //! string is such a string (keys, identifiers, timestamps, most text), and looking for
-//! escapes was a quarter of the instructions of writing an item's JSON.
+//! escapes was about a third of the instructions of writing an item's JSON.
 //!
 //! Invariant: a `PackedItem`'s first byte is `CLEAN_FORM` exactly when its strings are all
 //! escape-free. `encode` finds out as it writes the strings (`put_str`); `from_bytes` refuses
