@@ -13,7 +13,7 @@
 //!
 //! ```text
 //! item    := form varint(size) varint(count) attr*count
-//! form    := 0x01 (format version 1) | 0x02 (version 1, escape-free: see `clean.rs`)
+//! form    := 0x01 (format version 1) | 0x02 (version 1, escape-free: see `CLEAN_FORM`)
 //! attr    := varint(name length) name-bytes value
 //! value   := tag payload
 //!   0x01 S     varint(len) UTF-8 bytes
@@ -54,8 +54,23 @@ use crate::json_out::is_clean;
 use crate::{AttributeValue, Item, Name, Number};
 
 /// The format version, written as the first byte of an item that has a name or string to
-/// escape in JSON; an item with none starts with the escape-free form's byte (`clean.rs`).
+/// escape in JSON; an item with none starts with the escape-free form's byte (`CLEAN_FORM`).
 pub const PACKED_VERSION: u8 = 1;
+
+/// The first byte of a version-1 item in the escape-free form: no name (at any level) and no
+/// string (`S` values and `SS` elements, at any level) holds a byte that JSON escapes (a
+/// control character, a quote or a backslash). Its JSON is written without looking for
+/// escapes (`json.rs`). Nearly every stored string is such a string (keys, identifiers,
+/// timestamps, most text), and looking for escapes was about a third of the instructions of
+/// writing an item's JSON.
+///
+/// Invariant: a `PackedItem`'s first byte is `CLEAN_FORM` exactly when its strings are all
+/// escape-free. `encode` finds out as it writes the strings (`put_str`), and `from_bytes` as
+/// its walk checks them (the quick walk or the strict one, whichever gives the verdict); it
+/// refuses `CLEAN_FORM` on an item with a string to escape and turns `PACKED_VERSION` into
+/// `CLEAN_FORM` when there is none (bytes written before the form existed), so an item still
+/// has exactly one encoding.
+const CLEAN_FORM: u8 = 2;
 
 /// DynamoDB's nesting limit: a value nested under 32 levels of maps and lists is refused
 /// (an attribute's own value is level 0 here, so levels 0 to 31 are accepted).
@@ -159,31 +174,26 @@ impl PackedItem {
             Some(checked) => checked,
             None => {
                 let r = Reader::new(&bytes, body);
-                let size = check_attrs(&r, len, 0)?;
+                let mut clean = true;
+                let size = check_attrs(&r, len, 0, &mut clean)?;
                 if r.pos() != bytes.len() {
                     return Err(PackedError::Length(r.pos()));
                 }
-                (size, clean::strings_clean(&bytes, body, len))
+                (size, clean)
             }
         };
         if actual != size {
             return Err(PackedError::Size { header: size, actual });
         }
-        // The escape-free form (`clean.rs`): checked when claimed, and given to older bytes
+        // The escape-free form (`CLEAN_FORM`): checked when claimed, and given to older bytes
         // that qualify, so that an item has one encoding whenever it was written.
         match bytes.first() {
             Some(&CLEAN_FORM) if !clean => Err(PackedError::NotClean),
             Some(&PACKED_VERSION) if clean => {
                 let mut bytes = bytes;
-                match Arc::get_mut(&mut bytes).and_then(|b| b.first_mut()) {
-                    Some(first) => *first = CLEAN_FORM,
-                    None => {
-                        let mut copy = bytes.to_vec();
-                        if let Some(first) = copy.first_mut() {
-                            *first = CLEAN_FORM;
-                        }
-                        bytes = Arc::from(copy);
-                    }
+                // In place when the bytes are not shared (they never are when read from disk).
+                if let Some(first) = Arc::make_mut(&mut bytes).first_mut() {
+                    *first = CLEAN_FORM;
                 }
                 Ok(PackedItem { bytes })
             }
@@ -440,7 +450,7 @@ fn put_number(out: &mut Vec<u8>, n: &Number) {
     }
 }
 
-/// Writes a name or string and clears `clean` when it needs a JSON escape (see `clean.rs`):
+/// Writes a name or string and clears `clean` when it needs a JSON escape ([`CLEAN_FORM`]):
 /// the escape-free form is found while the item is written, without a second walk.
 fn put_str(out: &mut Vec<u8>, s: &str, clean: &mut bool) {
     *clean = *clean && is_clean(s.as_bytes());
@@ -623,29 +633,30 @@ fn canonical_number(text: &[u8]) -> Option<Number> {
 }
 
 /// Checks `count` attributes (names sorted and unique) and returns their DynamoDB size.
-fn check_attrs(r: &Reader<'_>, count: usize, depth: usize) -> Result<usize, PackedError> {
+fn check_attrs(r: &Reader<'_>, count: usize, depth: usize, clean: &mut bool) -> Result<usize, PackedError> {
     let mut size = 0;
     let mut last: Option<&[u8]> = None;
     for _ in 0..count {
         let at = r.pos();
-        let name = checked_str(r)?;
+        let name = checked_str(r, clean)?;
         // Byte order is `str` order.
         if last.is_some_and(|l| l >= name) {
             return Err(PackedError::Order(at));
         }
         last = Some(name);
-        size += name.len() + check_value(r, depth)?;
+        size += name.len() + check_value(r, depth, clean)?;
     }
     Ok(size)
 }
 
-/// A length-prefixed string, checked to be UTF-8.
-fn checked_str<'a>(r: &Reader<'a>) -> Result<&'a [u8], PackedError> {
+/// A length-prefixed string, checked to be UTF-8; clears `clean` when it needs a JSON escape.
+fn checked_str<'a>(r: &Reader<'a>, clean: &mut bool) -> Result<&'a [u8], PackedError> {
     let at = r.pos();
     let bytes = r.bytes()?;
     if std::str::from_utf8(bytes).is_err() {
         return Err(PackedError::Utf8(at));
     }
+    *clean = *clean && is_clean(bytes);
     Ok(bytes)
 }
 
@@ -694,13 +705,13 @@ fn plain_integer(text: &[u8]) -> Option<i64> {
 }
 
 /// Checks one value and returns its DynamoDB size.
-fn check_value(r: &Reader<'_>, depth: usize) -> Result<usize, PackedError> {
+fn check_value(r: &Reader<'_>, depth: usize, clean: &mut bool) -> Result<usize, PackedError> {
     if depth >= MAX_NESTING {
         return Err(PackedError::TooDeep);
     }
     let at = r.pos();
     Ok(match r.byte()? {
-        TAG_S => checked_str(r)?.len(),
+        TAG_S => checked_str(r, clean)?.len(),
         TAG_N => checked_number_size(r)?,
         TAG_B => r.bytes()?.len(),
         TAG_FALSE | TAG_TRUE | TAG_NULL => 1,
@@ -708,17 +719,17 @@ fn check_value(r: &Reader<'_>, depth: usize) -> Result<usize, PackedError> {
             let body = r.body()?;
             let count = body.count()?;
             let size = match tag {
-                TAG_M => 3 + count + check_attrs(&body, count, depth + 1)?,
+                TAG_M => 3 + count + check_attrs(&body, count, depth + 1, clean)?,
                 TAG_L => {
                     let mut size = 3 + count;
                     for _ in 0..count {
-                        size += check_value(&body, depth + 1)?;
+                        size += check_value(&body, depth + 1, clean)?;
                     }
                     size
                 }
-                TAG_SS => {
-                    (0..count).map(|_| checked_str(&body).map(<[u8]>::len)).sum::<Result<usize, _>>()?
-                }
+                TAG_SS => (0..count)
+                    .map(|_| checked_str(&body, clean).map(<[u8]>::len))
+                    .sum::<Result<usize, _>>()?,
                 TAG_NS => (0..count).map(|_| checked_number_size(&body)).sum::<Result<usize, _>>()?,
                 _ => (0..count).map(|_| body.bytes().map(<[u8]>::len)).sum::<Result<usize, _>>()?,
             };
@@ -893,11 +904,8 @@ impl Serialize for B64<'_> {
     }
 }
 
-mod clean;
 mod json;
 mod quick;
-
-use clean::CLEAN_FORM;
 
 #[cfg(test)]
 mod tests;

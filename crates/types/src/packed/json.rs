@@ -3,11 +3,11 @@
 //! responses (see `json_out` for why). Names and string values are escaped by
 //! `write_str_bytes`, without checking their UTF-8 again (the packed item's invariant); a
 //! number's stored canonical text and base64 need no escaping. An item in the escape-free form
-//! (`clean.rs`) has its names and strings copied between quotes without that check: the
+//! (`CLEAN_FORM`) has its names and strings copied between quotes without that check: the
 //! writer is instantiated twice, `CLEAN` telling which.
 
 use super::{PackedError, PackedItem, Reader, TAG_B, TAG_BS, TAG_FALSE, TAG_L, TAG_M, TAG_N, TAG_NS};
-use super::{CLEAN_FORM, TAG_NULL, TAG_S, TAG_SS, TAG_TRUE};
+use super::{TAG_NULL, TAG_S, TAG_SS, TAG_TRUE};
 use crate::json_out::{write_base64, write_quoted, write_str_bytes};
 
 impl PackedItem {
@@ -19,7 +19,7 @@ impl PackedItem {
         let (_, count, body) = self.head();
         out.reserve(json_len_hint(self.bytes.len(), count));
         let r = Reader::new(&self.bytes, body);
-        let _ = if self.bytes.first() == Some(&CLEAN_FORM) {
+        let _ = if self.is_escape_free() {
             attrs::<true>(&r, count, out)
         } else {
             attrs::<false>(&r, count, out)

@@ -14,7 +14,7 @@ use super::{
 };
 
 /// Checks `count` attributes starting at `pos` in `bytes` (the body after the header) and
-/// returns their DynamoDB size and whether every name and string is escape-free (`clean.rs`),
+/// returns their DynamoDB size and whether every name and string is escape-free (`CLEAN_FORM`),
 /// if they and nothing else fill the rest of `bytes` and every string is ASCII. The escape
 /// check rides on the same walk, so an item read from disk is walked once.
 pub(super) fn check(bytes: &[u8], pos: usize, count: usize) -> Option<(usize, bool)> {
