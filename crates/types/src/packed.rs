@@ -1,7 +1,8 @@
 //! [`PackedItem`]: one stored item as one shared allocation of bytes.
 //!
 //! An [`Item`] spreads over many heap blocks (its pair vector, every string value, every
-//! nested map and list). A packed item is a single `Arc<[u8]>`: cloning it (a table keyspace
+//! nested map and list). A packed item is a single shared allocation holding a reference
+//! count, the length and the bytes, behind a one-word pointer: cloning it (a table keyspace
 //! and an index keyspace holding the same item, a response passing a stored item through)
 //! copies a pointer, and the item's bytes exist once.
 //!
@@ -44,7 +45,7 @@
 
 use std::cell::Cell;
 use std::fmt;
-use std::sync::Arc;
+use triomphe::{Arc, ThinArc};
 
 use base64::display::Base64Display;
 use base64::engine::general_purpose::STANDARD;
@@ -134,12 +135,17 @@ const WARM_LINES: usize = 8;
 
 /// One item in the packed byte form. Cloning shares the bytes. See the module docs.
 ///
-/// Just the `Arc<[u8]>` (16 bytes): stores keep one of these per entry per keyspace, so the
-/// header's size and count are read from the bytes when asked for, not cached beside them.
+/// One pointer (8 bytes): stores keep one of these per entry per keyspace, so the length
+/// lives in the allocation beside the bytes (a `std` `Arc<[u8]>` would carry it in a second
+/// word beside every copy of the pointer), and the header's size and count are read from
+/// the bytes when asked for, not cached beside them.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PackedItem {
-    bytes: Arc<[u8]>,
+    bytes: Bytes,
 }
+
+/// The shared allocation: a reference count, the length, then the bytes.
+type Bytes = ThinArc<(), u8>;
 
 impl PackedItem {
     /// Packs an item.
@@ -159,21 +165,21 @@ impl PackedItem {
                 *first = CLEAN_FORM;
             }
         }
-        PackedItem { bytes: Arc::from(out) }
+        PackedItem { bytes: ThinArc::from_header_and_slice((), &out) }
     }
 
     /// Checks untrusted bytes (from disk) completely and wraps them.
-    pub fn from_bytes(bytes: impl Into<Arc<[u8]>>) -> Result<PackedItem, PackedError> {
-        let bytes: Arc<[u8]> = bytes.into();
-        let (size, len, body) = header(&bytes)?;
+    pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<PackedItem, PackedError> {
+        let bytes = bytes.as_ref();
+        let (size, len, body) = header(bytes)?;
         // First the quick walk (`quick.rs`), which only ORs the strings' bytes together: when
         // no high bit is set, every string is ASCII and so UTF-8. Otherwise (non-ASCII text)
         // or on any error, the strict walk checks each string as it goes and its verdict is
         // the one returned, so errors are reported exactly as one strict walk reports them.
-        let (actual, clean) = match quick::check(&bytes, body, len) {
+        let (actual, clean) = match quick::check(bytes, body, len) {
             Some(checked) => checked,
             None => {
-                let r = Reader::new(&bytes, body);
+                let r = Reader::new(bytes, body);
                 let mut clean = true;
                 let size = check_attrs(&r, len, 0, &mut clean)?;
                 if r.pos() != bytes.len() {
@@ -187,35 +193,39 @@ impl PackedItem {
         }
         // The escape-free form (`CLEAN_FORM`): checked when claimed, and given to older bytes
         // that qualify, so that an item has one encoding whenever it was written.
-        match bytes.first() {
-            Some(&CLEAN_FORM) if !clean => Err(PackedError::NotClean),
-            Some(&PACKED_VERSION) if clean => {
-                let mut bytes = bytes;
-                // In place when the bytes are not shared (they never are when read from disk).
-                if let Some(first) = Arc::make_mut(&mut bytes).first_mut() {
+        let normalise = match bytes.first() {
+            Some(&CLEAN_FORM) if !clean => return Err(PackedError::NotClean),
+            Some(&PACKED_VERSION) => clean,
+            _ => false,
+        };
+        let mut bytes = ThinArc::from_header_and_slice((), bytes);
+        if normalise {
+            // The allocation was made just above, so it is not shared and `get_mut` succeeds.
+            bytes.with_arc_mut(|arc| {
+                if let Some(first) = Arc::get_mut(arc).and_then(|b| b.slice_mut().first_mut()) {
                     *first = CLEAN_FORM;
                 }
-                Ok(PackedItem { bytes })
-            }
-            _ => Ok(PackedItem { bytes }),
+            });
         }
+        Ok(PackedItem { bytes })
     }
 
     /// True when no name or string of the item needs a JSON escape (the escape-free form).
     pub fn is_escape_free(&self) -> bool {
-        self.bytes.first() == Some(&CLEAN_FORM)
+        self.as_bytes().first() == Some(&CLEAN_FORM)
     }
 
     /// The header: `(size, count, offset of the first attribute)`. The invariant makes it
     /// valid; were it not, an empty item's header is returned rather than a panic.
     fn head(&self) -> (usize, usize, usize) {
-        header(&self.bytes).unwrap_or((0, 0, self.bytes.len()))
+        header(self.as_bytes()).unwrap_or((0, 0, self.as_bytes().len()))
     }
 
     /// Unpacks the item.
     pub fn decode(&self) -> Result<Item, PackedError> {
-        let (_, len, body) = header(&self.bytes)?;
-        read_attrs(&Reader::new(&self.bytes, body), len, 0)
+        let bytes = self.as_bytes();
+        let (_, len, body) = header(bytes)?;
+        read_attrs(&Reader::new(bytes, body), len, 0)
     }
 
     /// Unpacks the item, which the type's invariant says cannot fail; should it fail anyway
@@ -243,7 +253,7 @@ impl PackedItem {
 
     /// The packed bytes (the format in the module docs).
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes
+        &self.bytes.slice
     }
 
     /// Reads one byte of each of the item's first eight cache lines (512 bytes), and its
@@ -253,8 +263,8 @@ impl PackedItem {
     /// item after the comparison would wait for one cache miss after the other. Nothing is
     /// changed; this costs a few loads, and the later reads of the item hit the cache.
     pub fn warm(&self) {
-        let bytes: &[u8] = &self.bytes;
-        let mut folded = Arc::strong_count(&self.bytes) as u8;
+        let bytes = self.as_bytes();
+        let mut folded = ThinArc::strong_count(&self.bytes) as u8;
         for line in bytes.chunks(64).take(WARM_LINES) {
             folded ^= line.first().copied().unwrap_or(0);
         }
@@ -268,7 +278,7 @@ impl PackedItem {
     /// 128 bytes) are read inline, and names are compared as bytes (checked as UTF-8 when the
     /// item was packed or read; bytewise order is their order).
     pub fn get(&self, name: &str) -> Option<ValueRef<'_>> {
-        let bytes: &[u8] = &self.bytes;
+        let bytes = self.as_bytes();
         let (_, len, mut pos) = self.head();
         for _ in 0..len {
             let (n, at) = varint_from(bytes, pos).ok()?;
@@ -814,7 +824,7 @@ fn value_ref<'a>(r: &Reader<'a>) -> Result<ValueRef<'a>, PackedError> {
 impl Serialize for PackedItem {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (_, count, body) = self.head();
-        let r = Reader::new(&self.bytes, body);
+        let r = Reader::new(self.as_bytes(), body);
         AttrsSer { r: &r, count }.serialize(serializer)
     }
 }

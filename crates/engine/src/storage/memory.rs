@@ -7,10 +7,12 @@
 //!
 //! Why two structures: a `BTreeMap` lookup compares the probe with a dozen or more keys, each
 //! behind its own heap pointer, and an item write made three of them (read the old item, put
-//! the new one, put its index entry). Items therefore live in slots; the ordered map takes a
-//! key to its slot for scans, and a hash table takes it there for point operations. Replacing
-//! an existing item (every update, every overwrite, every index entry whose key did not change)
-//! touches only the hash table and the slot; only inserts and deletes change the ordered map.
+//! the new one, put its index entry). Entries (key and item) therefore live in hash tables
+//! (`entry_table.rs`), which point operations use; the ordered map takes a key to its short
+//! hash, with which a scan finds the entry in its table by pointer, without hashing or
+//! comparing the key. Replacing an existing item (every update, every overwrite, every index
+//! entry whose key did not change) touches only the hash table; only inserts and deletes
+//! change the ordered map.
 
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
@@ -26,8 +28,8 @@ use triomphe::ThinArc;
 
 use super::{KeyRange, Keyspace, Storage, StorageError, Visitor, WriteBatch};
 
-mod slot_table;
-use slot_table::SlotTable;
+mod entry_table;
+use entry_table::{Entry, EntryTable};
 
 /// A stored key, shared by the ordered map and the key's slot: one allocation holding a
 /// reference count, the length and the bytes, behind a one-word pointer (a `std` `Arc<[u8]>`
@@ -94,167 +96,100 @@ impl std::borrow::Borrow<[u8]> for OrderKey {
     }
 }
 
-/// A slot number. 32 bits, not `usize`: the ordered map and the hash table hold one per entry,
-/// and the narrower value makes an ordered-map node 320 bytes instead of 364 (a 384-byte
-/// allocation) and the hash table half as large. `commit` refuses a batch that would need
-/// slot `u32::MAX` before changing anything (billions of entries: beyond any memory in
-/// practice); that number marks a free place in a shard's [`SlotTable`].
-type Slot = u32;
+/// The hash table is split into this many tables by the low bits of the key's short hash.
+const SHARD_BITS: u32 = 6;
+const SHARDS: usize = 1 << SHARD_BITS;
 
-/// One stored entry. The key is shared with the ordered map (one allocation).
-struct Entry {
-    key: SharedKey,
-    item: PackedItem,
-}
-
-/// Slots are kept in chunks of this many, allocated whole and never moved.
-const CHUNK_BITS: u32 = 12;
-const CHUNK: usize = 1 << CHUNK_BITS;
-
-/// The hash table is split into this many tables by the low six bits of the key's hash.
-const SHARDS: usize = 64;
-
-/// A key's hash, split in two: the shard (the low bits) and the 32 bits the shard's table
-/// works with (the high half), which the table keeps beside each slot.
+/// A key's short hash: the high half of its 64-bit hash. Its low [`SHARD_BITS`] bits choose
+/// the shard, and the shard's table keeps all 32 beside the entry. The ordered map keeps it
+/// too (32 bits: an ordered-map node is 320 bytes where a `usize` would make it 364, a
+/// 384-byte allocation), so that a scan goes from a key to its entry without hashing.
 #[derive(Clone, Copy)]
 struct KeyHash {
-    shard: usize,
     short: u32,
 }
 
 impl KeyHash {
     fn of(hasher: &DefaultHashBuilder, key: &[u8]) -> KeyHash {
-        let full = hasher.hash_one(key);
-        KeyHash { shard: full as usize % SHARDS, short: (full >> 32) as u32 }
+        KeyHash { short: (hasher.hash_one(key) >> 32) as u32 }
+    }
+
+    fn shard(self) -> usize {
+        self.short as usize % SHARDS
     }
 }
 
 /// The contents of one keyspace.
 ///
-/// Invariant: `order`, `by_key` and the occupied slots hold the same keys: `order[k] == s`
-/// exactly when the shard of `k`'s hash in `by_key` holds slot `s` under `k`'s short hash,
-/// and slot `s` is `Some` with key `k`. `free` lists the `None` slots, each once.
+/// Invariant: `order` and `by_key` hold the same keys: `order[k] == h` exactly when the
+/// table of `h`'s shard in `by_key` holds an entry with short hash `h` whose key is the very
+/// allocation `order` holds for `k`, and `h` is `k`'s short hash.
 ///
-/// Why shards and chunks: growing a hash table rehashes and moves every entry. One table of a
-/// million entries, when rehashing still read every key through its slot, stalled every reader
-/// and writer of the keyspace for half a second at each doubling (measured: 97 ms at 229k
-/// entries, 222 ms at 459k, 525 ms at 918k, on top of a 24 MB copy of the slot vector). With
-/// 64 tables a doubling moves 1/64 of the entries, a table's entry carries the key's short
-/// hash so no key is read, and slots live in fixed chunks that are never copied, so no single
-/// write pays for the keyspace's growth.
+/// Why shards: growing a hash table moves every entry. One table of a million entries stalled
+/// every reader and writer of the keyspace at each doubling (measured when growing still read
+/// every key: 97 ms at 229k entries, 222 ms at 459k, 525 ms at 918k). With 64 tables a
+/// doubling moves 1/64 of the entries, and an entry carries its key's short hash, so growing
+/// reads no key: no single write pays for the keyspace's growth.
 #[derive(Default)]
 struct Map {
-    order: BTreeMap<OrderKey, Slot>,
+    order: BTreeMap<OrderKey, u32>,
     /// `SHARDS` tables once the keyspace holds anything, none before.
-    by_key: Vec<SlotTable>,
-    chunks: Vec<Vec<Option<Entry>>>,
-    /// Slots handed out so far (occupied or free): the next new slot number.
-    used: usize,
-    free: Vec<Slot>,
+    by_key: Vec<EntryTable>,
     hasher: DefaultHashBuilder,
 }
 
-/// The entry in slot `s`, if it is occupied. A free function, not a method, so that the hash
-/// table's closures can read the slots while a table itself is borrowed mutably.
-fn occupied(chunks: &[Vec<Option<Entry>>], s: Slot) -> Option<&Entry> {
-    let s = s as usize;
-    chunks.get(s >> CHUNK_BITS).and_then(|c| c.get(s & (CHUNK - 1))).and_then(Option::as_ref)
-}
-
-/// Whether slot `s` holds `key`.
-fn holds(chunks: &[Vec<Option<Entry>>], s: Slot, key: &[u8]) -> bool {
-    occupied(chunks, s).is_some_and(|e| e.key.slice == *key)
-}
-
 impl Map {
-    fn entry(&self, slot: Slot) -> Option<&Entry> {
-        occupied(&self.chunks, slot)
+    /// The entry for the key that `order` holds as `key`, with short hash `short`: found by
+    /// comparing pointers, not bytes (see the invariant).
+    fn entry_of(&self, short: u32, key: &SharedKey) -> Option<&Entry> {
+        let table = self.by_key.get(short as usize % SHARDS)?;
+        table.find(short, |e| std::ptr::eq(e.key.as_ptr(), key.as_ptr()))
     }
 
-    fn place(&mut self, slot: Slot) -> Option<&mut Option<Entry>> {
-        let s = slot as usize;
-        self.chunks.get_mut(s >> CHUNK_BITS).and_then(|c| c.get_mut(s & (CHUNK - 1)))
-    }
-
-    fn slot_of(&self, hash: KeyHash, key: &[u8]) -> Option<Slot> {
-        let table = self.by_key.get(hash.shard)?;
-        table.find(hash.short, |s| holds(&self.chunks, s, key))
-    }
-
-    /// The item stored under `key`. Unlike [`Map::slot_of`], it warms the candidate entry's
-    /// item before comparing the key: the key and the item are two separate allocations, each
-    /// a cache miss on a keyspace larger than the cache, and this way their fetches overlap
-    /// instead of following each other (measured: the item's miss was a sixth of a GetItem's
-    /// time in the store).
+    /// The item stored under `key`. It warms each candidate entry's item before comparing the
+    /// key: the key and the item are two separate allocations, each a cache miss on a
+    /// keyspace larger than the cache, and this way their fetches overlap instead of
+    /// following each other (measured: the item's miss was a sixth of a GetItem's time in
+    /// the store).
     fn get(&self, key: &[u8]) -> Option<&PackedItem> {
         let hash = KeyHash::of(&self.hasher, key);
-        let table = self.by_key.get(hash.shard)?;
-        let chunks = &self.chunks;
-        let found = table.find(hash.short, |s| {
-            occupied(chunks, s).is_some_and(|e| {
-                e.item.warm();
-                e.key.slice == *key
-            })
+        let table = self.by_key.get(hash.shard())?;
+        let found = table.find(hash.short, |e| {
+            e.item.warm();
+            e.key.slice == *key
         })?;
-        self.entry(found).map(|e| &e.item)
+        Some(&found.item)
     }
 
-    /// Slots handed out so far; `commit` checks that new ones still fit a [`Slot`].
-    fn slots_used(&self) -> usize {
-        self.used
+    /// How many entries the keyspace holds.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.by_key.iter().map(EntryTable::len).sum()
     }
 
     fn put(&mut self, key: Vec<u8>, item: PackedItem) {
         let hash = KeyHash::of(&self.hasher, &key);
-        if let Some(slot) = self.slot_of(hash, &key) {
-            if let Some(Some(e)) = self.place(slot) {
-                e.item = item;
-            }
+        if self.by_key.is_empty() {
+            self.by_key = (0..SHARDS).map(|_| EntryTable::default()).collect();
+        }
+        let Some(table) = self.by_key.get_mut(hash.shard()) else { return };
+        if let Some(e) = table.find_mut(hash.short, |e| e.key.slice == *key) {
+            e.item = item;
             return;
         }
         let key = share(&key);
-        let entry = Some(Entry { key: key.clone(), item });
-        let slot = match self.free.pop() {
-            Some(s) => s,
-            None => {
-                // `commit` checked that the new slot number fits (see `Slot`).
-                let s = self.used as Slot;
-                self.used += 1;
-                // The first chunk grows as a vector does (a keyspace of a few items stays
-                // small); every later one is allocated whole.
-                if self.chunks.last().is_none_or(|c| c.len() == CHUNK) {
-                    let capacity = if self.chunks.is_empty() { 0 } else { CHUNK };
-                    self.chunks.push(Vec::with_capacity(capacity));
-                }
-                if let Some(chunk) = self.chunks.last_mut() {
-                    chunk.push(None);
-                }
-                s
-            }
-        };
-        if let Some(place) = self.place(slot) {
-            *place = entry;
-        }
-        if self.by_key.is_empty() {
-            self.by_key = (0..SHARDS).map(|_| SlotTable::default()).collect();
-        }
-        if let Some(table) = self.by_key.get_mut(hash.shard) {
-            table.insert(hash.short, slot);
-        }
-        self.order.insert(OrderKey::new(key), slot);
+        table.insert(Entry { short: hash.short, key: key.clone(), item });
+        self.order.insert(OrderKey::new(key), hash.short);
     }
 
     fn delete(&mut self, key: &[u8]) {
         let hash = KeyHash::of(&self.hasher, key);
-        let chunks = &self.chunks;
-        let Some(table) = self.by_key.get_mut(hash.shard) else { return };
-        let Some(slot) = table.remove(hash.short, |s| holds(chunks, s, key)) else { return };
-        if let Some(place) = self.place(slot) {
-            *place = None;
+        let Some(table) = self.by_key.get_mut(hash.shard()) else { return };
+        if table.remove(hash.short, |e| e.key.slice == *key).is_none() {
+            return;
         }
-        self.free.push(slot);
         self.order.remove(key);
-        // A keyspace emptied by deletes gives its slots and hash tables back.
+        // A keyspace emptied by deletes gives its hash tables back.
         if self.order.is_empty() {
             *self = Map { hasher: self.hasher, ..Map::default() };
         }
@@ -291,19 +226,19 @@ impl Keyspace for MemoryKeyspace {
         let map = self.map.read();
         let bounds = (as_ref_bound(&range.start), as_ref_bound(&range.end));
         let iter = map.order.range::<[u8], _>(bounds);
-        let mut visit_slot = |slot: Slot| match map.entry(slot) {
+        let mut visit_entry = |key: &OrderKey, short: u32| match map.entry_of(short, &key.key) {
             Some(e) => visit(&e.key.slice, &e.item),
             None => true,
         };
         if range.reverse {
-            for (_, &slot) in iter.rev() {
-                if !visit_slot(slot) {
+            for (key, &short) in iter.rev() {
+                if !visit_entry(key, short) {
                     break;
                 }
             }
         } else {
-            for (_, &slot) in iter {
-                if !visit_slot(slot) {
+            for (key, &short) in iter {
+                if !visit_entry(key, short) {
                     break;
                 }
             }
@@ -365,12 +300,6 @@ impl Storage for MemoryStorage {
         }
         let mut guards: SmallVec<[RwLockWriteGuard<'_, Map>; 4]> =
             targets.iter().map(|ks| ks.map.write()).collect();
-        // Every new entry may need a new slot number: refuse the batch whole, before any
-        // change, if one could fail to fit (see `Slot`).
-        let puts = batch.ops.iter().filter(|op| op.value.is_some()).count() as u64;
-        if guards.iter().any(|g| g.slots_used() as u64 + puts > u64::from(Slot::MAX)) {
-            return Err(StorageError::Io("an in-memory keyspace holds at most 2^32 - 1 entries".to_owned()));
-        }
         for op in batch.ops {
             let Some(slot) = distinct.iter().position(|k| addr(k) == addr(&op.keyspace)) else { continue };
             let map = &mut guards[slot];
@@ -448,7 +377,7 @@ mod tests {
     }
 
     #[test]
-    fn replacing_an_item_keeps_one_entry_and_deleted_slots_are_reused() {
+    fn replacing_an_item_keeps_one_entry() {
         let s = MemoryStorage::new();
         let a = s.open_keyspace("a").unwrap();
         for v in ["x", "y"] {
@@ -466,13 +395,14 @@ mod tests {
         assert_eq!(keys(&a, all), vec![vec![2]]);
         assert!(a.get(&[1]).unwrap().is_none());
         let ks = a.as_any().downcast_ref::<MemoryKeyspace>().unwrap();
-        assert_eq!(ks.map.read().slots_used(), 1, "the freed slot was reused");
+        assert_eq!(ks.map.read().len(), 1);
     }
 
     /// The sizes the memory-per-item figures rest on: an ordered-map key of three words (a
-    /// 16-byte head and a thin pointer) and a slot of three (the thin key and the item).
+    /// 16-byte head and a thin pointer) and a hash table place of three (the short hash, the
+    /// thin key and the thin item).
     #[test]
-    fn an_order_key_and_a_slot_take_three_words_each() {
+    fn an_order_key_and_a_table_place_take_three_words_each() {
         assert_eq!(std::mem::size_of::<OrderKey>(), 24);
         assert_eq!(std::mem::size_of::<Option<Entry>>(), 24);
     }

@@ -17,8 +17,8 @@ impl PackedItem {
     /// not fail; if one did, the output would end early instead of a panic.
     pub fn write_json(&self, out: &mut Vec<u8>) {
         let (_, count, body) = self.head();
-        out.reserve(json_len_hint(self.bytes.len(), count));
-        let r = Reader::new(&self.bytes, body);
+        out.reserve(json_len_hint(self.as_bytes().len(), count));
+        let r = Reader::new(self.as_bytes(), body);
         let _ = if self.is_escape_free() {
             attrs::<true>(&r, count, out)
         } else {
@@ -30,7 +30,7 @@ impl PackedItem {
     /// top-level string and number attributes without escapes, under for the rest. For
     /// sizing the buffer the item is written to, so that it is allocated once.
     pub fn json_len_hint(&self) -> usize {
-        json_len_hint(self.bytes.len(), self.len())
+        json_len_hint(self.as_bytes().len(), self.len())
     }
 }
 

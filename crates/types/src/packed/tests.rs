@@ -69,7 +69,7 @@ proptest! {
         prop_assert_eq!(packed.decode().unwrap(), item.clone());
         prop_assert_eq!(packed.size(), crate::item_size(&item));
         prop_assert_eq!(packed.len(), item.len());
-        let checked = PackedItem::from_bytes(packed.as_bytes().to_vec()).unwrap();
+        let checked = PackedItem::from_bytes(packed.as_bytes()).unwrap();
         prop_assert_eq!(checked, packed);
     }
 
@@ -96,7 +96,7 @@ proptest! {
         let packed = PackedItem::encode(&item);
         let json = serde_json::to_string(&item).unwrap();
         prop_assert_eq!(packed.is_escape_free(), !json.contains('\\'), "{}", json);
-        prop_assert_eq!(PackedItem::from_bytes(packed.as_bytes().to_vec()).unwrap(), packed.clone());
+        prop_assert_eq!(PackedItem::from_bytes(packed.as_bytes()).unwrap(), packed.clone());
         let mut as_version_1 = packed.as_bytes().to_vec();
         as_version_1[0] = PACKED_VERSION;
         prop_assert_eq!(PackedItem::from_bytes(as_version_1).unwrap(), packed.clone());
@@ -192,7 +192,7 @@ fn every_type_packs_and_serialises_like_the_item() {
 fn nesting_at_the_limit_is_accepted_and_past_it_refused() {
     let deepest: Item = [("a", nested(MAX_NESTING - 1))].into();
     let packed = PackedItem::encode(&deepest);
-    assert_eq!(PackedItem::from_bytes(packed.as_bytes().to_vec()).unwrap().decode().unwrap(), deepest);
+    assert_eq!(PackedItem::from_bytes(packed.as_bytes()).unwrap().decode().unwrap(), deepest);
     let too_deep: Item = [("a", nested(MAX_NESTING))].into();
     let bytes = PackedItem::encode(&too_deep).as_bytes().to_vec();
     assert_eq!(PackedItem::from_bytes(bytes), Err(PackedError::TooDeep));
@@ -240,8 +240,20 @@ fn trailing_bytes_are_refused() {
 }
 
 #[test]
-fn a_handle_is_two_words() {
-    assert_eq!(std::mem::size_of::<PackedItem>(), 16);
+fn a_handle_is_one_word_and_option_costs_nothing() {
+    assert_eq!(std::mem::size_of::<PackedItem>(), 8);
+    assert_eq!(std::mem::size_of::<Option<PackedItem>>(), 8);
+}
+
+#[test]
+fn clones_share_one_allocation_and_compare_by_bytes() {
+    let item = Item::from([("a".to_owned(), AttributeValue::S("x".into()))]);
+    let packed = PackedItem::encode(&item);
+    let clone = packed.clone();
+    assert_eq!(packed.as_bytes().as_ptr(), clone.as_bytes().as_ptr());
+    let copy = PackedItem::from_bytes(packed.as_bytes()).unwrap();
+    assert_ne!(packed.as_bytes().as_ptr(), copy.as_bytes().as_ptr());
+    assert_eq!(packed, copy);
 }
 
 proptest! {
