@@ -31,7 +31,7 @@ use super::{KeyRange, Keyspace, Storage, StorageError, Visitor, WriteBatch};
 mod entry_table;
 use entry_table::{Entry, EntryTable};
 
-/// A stored key, shared by the ordered map and the key's slot: one allocation holding a
+/// A stored key, shared by the ordered map and the key's table entry: one allocation holding a
 /// reference count, the length and the bytes, behind a one-word pointer (a `std` `Arc<[u8]>`
 /// would carry the length in a second word beside every copy of the pointer).
 type SharedKey = ThinArc<(), u8>;
@@ -301,8 +301,8 @@ impl Storage for MemoryStorage {
         let mut guards: SmallVec<[RwLockWriteGuard<'_, Map>; 4]> =
             targets.iter().map(|ks| ks.map.write()).collect();
         for op in batch.ops {
-            let Some(slot) = distinct.iter().position(|k| addr(k) == addr(&op.keyspace)) else { continue };
-            let map = &mut guards[slot];
+            let Some(at) = distinct.iter().position(|k| addr(k) == addr(&op.keyspace)) else { continue };
+            let map = &mut guards[at];
             match op.value {
                 Some(v) => map.put(op.key, v),
                 None => map.delete(&op.key),
