@@ -157,6 +157,42 @@ pub(crate) fn is_clean(bytes: &[u8]) -> bool {
     !word_needs_escape(word_at(rest, n - 8))
 }
 
+/// Whether `bytes` holds a byte of 0x80 or above (`.0`), and whether it holds a byte JSON
+/// must escape, a control character, a quote or a backslash (`.1`), found in one pass for the
+/// quick walk. `.1` is exact when `.0` is false (all ASCII); otherwise the strict walk decides.
+#[inline]
+pub(crate) fn high_or_escape(bytes: &[u8]) -> (bool, bool) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = bytes.len();
+    if n < 8 {
+        let w = short_word(bytes);
+        return (w & HIGH != 0, escape_hits(w) != 0);
+    }
+    // Whole 32-byte blocks as a branch-free fold the compiler vectorises, then the rest eight
+    // bytes at a time, the last word overlapping the one before it (`n >= 8`).
+    let blocks = n / 32 * 32;
+    let (mut or, mut escape) = (0u8, false);
+    for block in bytes.get(..blocks).unwrap_or_default().chunks_exact(32) {
+        let (o, e) = block.iter().fold((0u8, 0u8), |(o, e), &b| (o | b, e | u8::from(is_escaped(b))));
+        or |= o;
+        escape |= e != 0;
+    }
+    let (mut wide, mut hits) = (u64::from(or), 0u64);
+    let mut at = blocks;
+    while at + 8 < n {
+        let w = word_at(bytes, at);
+        wide |= w;
+        hits |= escape_hits(w);
+        at += 8;
+    }
+    if at < n {
+        let w = word_at(bytes, n - 8);
+        wide |= w;
+        hits |= escape_hits(w);
+    }
+    (wide & HIGH != 0, escape || hits != 0)
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 
 /// True when a byte of `w` is below 0x20, a quote or a backslash. Exact, not an estimate: the

@@ -670,23 +670,6 @@ fn checked_str<'a>(r: &Reader<'a>, clean: &mut bool) -> Result<&'a [u8], PackedE
     Ok(bytes)
 }
 
-/// Below 0x80 exactly when `bytes` is ASCII: the OR of the bytes, eight at a time as one
-/// word (which the compiler widens further), then the tail one by one. For the short strings
-/// of names and keys it is a few instructions, with no call (unlike `is_ascii` or
-/// `from_utf8`).
-#[inline]
-fn or_of(bytes: &[u8]) -> u8 {
-    let mut words = bytes.chunks_exact(8);
-    let mut wide = 0u64;
-    for word in &mut words {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(word);
-        wide |= u64::from_ne_bytes(w);
-    }
-    let high = if wide & 0x8080_8080_8080_8080 != 0 { 0x80 } else { 0 };
-    words.remainder().iter().fold(high, |acc, &b| acc | b)
-}
-
 /// A number's DynamoDB size, its text checked to be canonical.
 fn checked_number_size(r: &Reader<'_>) -> Result<usize, PackedError> {
     Ok(AttributeValue::N(number(r)?).size())

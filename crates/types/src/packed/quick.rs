@@ -6,11 +6,11 @@
 //! Invariant: `check` returns `Some(size)` only for bytes the strict walk accepts, with the
 //! size the strict walk computes (`tests::the_quick_walk_agrees_with_the_strict_one`).
 
-use crate::json_out::is_clean;
+use crate::json_out::high_or_escape;
 
 use super::{
-    number_of, or_of, varint_from, AttributeValue, MAX_NESTING, TAG_B, TAG_BS, TAG_FALSE, TAG_L, TAG_M,
-    TAG_N, TAG_NS, TAG_NULL, TAG_S, TAG_SS, TAG_TRUE,
+    number_of, varint_from, AttributeValue, MAX_NESTING, TAG_B, TAG_BS, TAG_FALSE, TAG_L, TAG_M, TAG_N,
+    TAG_NS, TAG_NULL, TAG_S, TAG_SS, TAG_TRUE,
 };
 
 /// Checks `count` attributes starting at `pos` in `bytes` (the body after the header) and
@@ -60,8 +60,9 @@ impl<'a> Quick<'a> {
     #[inline(always)]
     fn str(&mut self) -> Option<&'a [u8]> {
         let s = self.bytes()?;
-        self.high |= or_of(s);
-        self.dirty = self.dirty || !is_clean(s);
+        let (high, escape) = high_or_escape(s);
+        self.high |= if high { 0x80 } else { 0 };
+        self.dirty |= escape;
         Some(s)
     }
 

@@ -362,14 +362,29 @@ proptest! {
 }
 
 #[test]
-fn or_of_sees_a_high_bit_anywhere() {
-    for len in 0..40 {
-        assert!(or_of(&vec![b'a'; len]) < 0x80, "{len}");
+fn high_or_escape_sees_a_high_bit_and_an_escape_anywhere() {
+    use crate::json_out::high_or_escape;
+    for len in 0..80 {
+        assert_eq!(high_or_escape(&vec![b'a'; len]), (false, false), "{len}");
         for at in 0..len {
             let mut bytes = vec![b'a'; len];
             bytes[at] = 0xC3;
-            assert!(or_of(&bytes) >= 0x80, "{len} {at}");
+            assert!(high_or_escape(&bytes).0, "{len} {at}");
+            for escaped in [b'"', b'\\', 0x00, 0x1F, b'\n'] {
+                bytes[at] = escaped;
+                assert_eq!(high_or_escape(&bytes), (false, true), "{len} {at} {escaped}");
+            }
         }
+    }
+}
+
+proptest! {
+    /// On ASCII text the fused scan agrees with the writer's own escape test, byte by byte.
+    #[test]
+    fn high_or_escape_agrees_with_is_clean_on_ascii(bytes in prop::collection::vec(0u8..0x80, 0..100)) {
+        let (high, escape) = crate::json_out::high_or_escape(&bytes);
+        prop_assert!(!high);
+        prop_assert_eq!(escape, !crate::json_out::is_clean(&bytes));
     }
 }
 
