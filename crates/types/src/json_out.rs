@@ -131,35 +131,20 @@ pub fn clean_len(bytes: &[u8]) -> usize {
     at + tail.iter().position(|&b| is_escaped(b)).unwrap_or(tail.len())
 }
 
-/// True when no byte of `bytes` needs escaping (`clean_len(bytes) == bytes.len()`), for
-/// little work on the short strings (names, keys) that most of a response is made of. Whole
-/// 32-byte blocks go through [`block_is_clean`]; what is left, eight bytes at a time as one
-/// `u64` (the last word overlapping the one before it), and a string of fewer than eight
-/// bytes as one word padded with a clean byte.
+/// True when no byte of `bytes` needs escaping (`clean_len(bytes) == bytes.len()`): the escape
+/// half of [`high_or_escape`], whose one extra OR per word is all it costs to share the walk.
 #[inline]
 pub(crate) fn is_clean(bytes: &[u8]) -> bool {
-    let blocks = bytes.len() / 32 * 32;
-    let (head, rest) = bytes.split_at(blocks);
-    if !head.chunks_exact(32).all(block_is_clean) {
-        return false;
-    }
-    let n = rest.len();
-    if n < 8 {
-        return !word_needs_escape(short_word(rest));
-    }
-    let mut at = 0;
-    while at + 8 < n {
-        if word_needs_escape(word_at(rest, at)) {
-            return false;
-        }
-        at += 8;
-    }
-    !word_needs_escape(word_at(rest, n - 8))
+    !high_or_escape(bytes).1
 }
 
 /// Whether `bytes` holds a byte of 0x80 or above (`.0`), and whether it holds a byte JSON
-/// must escape, a control character, a quote or a backslash (`.1`), found in one pass for the
-/// quick walk. `.1` is exact when `.0` is false (all ASCII); otherwise the strict walk decides.
+/// must escape, a control character, a quote or a backslash (`.1`), found in one pass (the
+/// quick walk of a packed item wants both), with little work on the short strings (names,
+/// keys) that most items are made of: whole 32-byte blocks as a branch-free fold, what is
+/// left eight bytes at a time as one `u64` (the last word overlapping the one before it), and
+/// a string of fewer than eight bytes as one word padded with a clean byte. Both answers are
+/// exact: [`escape_hits`] never flags a byte of 0x80 or above.
 #[inline]
 pub(crate) fn high_or_escape(bytes: &[u8]) -> (bool, bool) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -195,20 +180,12 @@ pub(crate) fn high_or_escape(bytes: &[u8]) -> (bool, bool) {
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 
-/// True when a byte of `w` is below 0x20, a quote or a backslash. Exact, not an estimate: the
-/// classic zero-byte tests (`(x - 0x01…01) & !x & 0x80…80`, and its below-`n` form for
-/// `n <= 0x80`) can misplace a hit only above a real one, so they never report a word
-/// without one, nor miss a word with one. Bytes of 0x80 and above (UTF-8 sequences) are
-/// never hits.
-#[inline]
-fn word_needs_escape(w: u64) -> bool {
-    escape_hits(w) != 0
-}
-
 /// The high bit of each byte of `w` (read little-endian, so the lowest byte comes first in
-/// memory) that the zero-byte tests flag as below 0x20, a quote or a backslash. A borrow can
-/// flag a clean byte only above a real hit, so the lowest flag always marks the first byte to
-/// escape.
+/// memory) that the zero-byte tests flag as below 0x20, a quote or a backslash. Exact as a
+/// verdict on the word: the classic zero-byte tests (`(x - 0x01…01) & !x & 0x80…80`, and its
+/// below-`n` form for `n <= 0x80`) can misplace a hit only above a real one, so they never
+/// flag a word without one, nor miss a word with one, and the lowest flag always marks the
+/// first byte to escape. Bytes of 0x80 and above (UTF-8 sequences) are never hits.
 #[inline]
 fn escape_hits(w: u64) -> u64 {
     let below = w.wrapping_sub(ONES * 0x20) & !w;

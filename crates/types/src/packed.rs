@@ -45,7 +45,7 @@
 
 use std::cell::Cell;
 use std::fmt;
-use triomphe::{Arc, ThinArc};
+use triomphe::ThinArc;
 
 use base64::display::Base64Display;
 use base64::engine::general_purpose::STANDARD;
@@ -172,8 +172,9 @@ impl PackedItem {
     pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<PackedItem, PackedError> {
         let bytes = bytes.as_ref();
         let (size, len, body) = header(bytes)?;
-        // First the quick walk (`quick.rs`), which only ORs the strings' bytes together: when
-        // no high bit is set, every string is ASCII and so UTF-8. Otherwise (non-ASCII text)
+        // First the quick walk (`quick.rs`), which looks at the strings' bytes only for a high
+        // bit and for JSON escapes, in one pass: when no high bit is set, every string is
+        // ASCII and so UTF-8. Otherwise (non-ASCII text)
         // or on any error, the strict walk checks each string as it goes and its verdict is
         // the one returned, so errors are reported exactly as one strict walk reports them.
         let (actual, clean) = match quick::check(bytes, body, len) {
@@ -198,15 +199,14 @@ impl PackedItem {
             Some(&PACKED_VERSION) => clean,
             _ => false,
         };
-        let mut bytes = ThinArc::from_header_and_slice((), bytes);
-        if normalise {
-            // The allocation was made just above, so it is not shared and `get_mut` succeeds.
-            bytes.with_arc_mut(|arc| {
-                if let Some(first) = Arc::get_mut(arc).and_then(|b| b.slice_mut().first_mut()) {
-                    *first = CLEAN_FORM;
-                }
-            });
-        }
+        let bytes = if normalise {
+            // Rare (bytes written before the form existed): copied byte by byte, the first
+            // replaced on the way.
+            let form = bytes.iter().enumerate().map(|(i, &b)| if i == 0 { CLEAN_FORM } else { b });
+            ThinArc::from_header_and_iter((), form)
+        } else {
+            ThinArc::from_header_and_slice((), bytes)
+        };
         Ok(PackedItem { bytes })
     }
 

@@ -142,7 +142,7 @@ impl Map {
     /// The entry for the key that `order` holds as `key`, with short hash `short`: found by
     /// comparing pointers, not bytes (see the invariant).
     fn entry_of(&self, short: u32, key: &SharedKey) -> Option<&Entry> {
-        let table = self.by_key.get(short as usize % SHARDS)?;
+        let table = self.by_key.get(KeyHash { short }.shard())?;
         table.find(short, |e| std::ptr::eq(e.key.as_ptr(), key.as_ptr()))
     }
 

@@ -18,16 +18,16 @@ use super::{
 /// if they and nothing else fill the rest of `bytes` and every string is ASCII. The escape
 /// check rides on the same walk, so an item read from disk is walked once.
 pub(super) fn check(bytes: &[u8], pos: usize, count: usize) -> Option<(usize, bool)> {
-    let mut q = Quick { bytes, pos, high: 0, dirty: false };
+    let mut q = Quick { bytes, pos, non_ascii: false, dirty: false };
     let size = q.attrs(count, 0)?;
-    (q.pos == bytes.len() && q.high < 0x80).then_some((size, !q.dirty))
+    (q.pos == bytes.len() && !q.non_ascii).then_some((size, !q.dirty))
 }
 
 struct Quick<'a> {
     bytes: &'a [u8],
     pos: usize,
-    /// The OR of every string byte read: below 0x80 when all were ASCII.
-    high: u8,
+    /// Whether a name or string read so far holds a byte of 0x80 or above (is not ASCII).
+    non_ascii: bool,
     /// Whether a name or string read so far needs a JSON escape.
     dirty: bool,
 }
@@ -61,7 +61,7 @@ impl<'a> Quick<'a> {
     fn str(&mut self) -> Option<&'a [u8]> {
         let s = self.bytes()?;
         let (high, escape) = high_or_escape(s);
-        self.high |= if high { 0x80 } else { 0 };
+        self.non_ascii |= high;
         self.dirty |= escape;
         Some(s)
     }
@@ -95,7 +95,7 @@ impl<'a> Quick<'a> {
             TAG_FALSE | TAG_TRUE | TAG_NULL => 1,
             tag @ (TAG_M | TAG_L | TAG_SS | TAG_NS | TAG_BS) => {
                 let body = self.bytes()?;
-                let mut inner = Quick { bytes: body, pos: 0, high: 0, dirty: false };
+                let mut inner = Quick { bytes: body, pos: 0, non_ascii: false, dirty: false };
                 let count = inner.varint()?;
                 if count > body.len() - inner.pos {
                     return None;
@@ -116,7 +116,7 @@ impl<'a> Quick<'a> {
                 if inner.pos != body.len() {
                     return None;
                 }
-                self.high |= inner.high;
+                self.non_ascii |= inner.non_ascii;
                 self.dirty |= inner.dirty;
                 size
             }
