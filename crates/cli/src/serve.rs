@@ -114,8 +114,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     };
     let runtime = builder.enable_all().build().context("could not start the async runtime")?;
     let sweeper = TtlSweeper::new(engine.clone()).spawn();
-    let durable = args.data_dir.is_some();
-    let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth, console, durable));
+    let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth, console));
     drop(sweeper);
     result
 }
@@ -146,7 +145,6 @@ async fn serve(
     storage_note: String,
     auth: Auth,
     console: Option<Mount>,
-    durable: bool,
 ) -> anyhow::Result<()> {
     let listener = TcpListener::bind((host.as_str(), port))
         .await
@@ -174,8 +172,7 @@ async fn serve(
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(banner.as_bytes()).and_then(|()| stdout.flush());
     drop(stdout);
-    // A durable engine blocks on group-commit syncs: let many requests wait on one sync.
-    let service = Service::new(engine).with_auth(auth).with_blocking_calls(durable);
+    let service = Service::new(engine).with_auth(auth);
     monotable_server::serve_with(listener, service, console, shutdown).await?;
     tracing::info!("stopped");
     Ok(())

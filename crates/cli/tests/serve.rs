@@ -195,6 +195,41 @@ fn data_dir_keeps_tables_and_items_across_restarts() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Under group commit a write is acknowledged only after the flush that covers it, and the
+/// wait holds no thread that reads need. With `--sync group:1000ms` every flush first waits
+/// 1 s to gather writes, and with one worker thread a PutItem answers no sooner than that,
+/// while a GetItem sent during the wait answers before it.
+#[test]
+fn a_group_commit_write_waits_for_its_flush_without_holding_the_worker() {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let dir = std::env::temp_dir().join(format!("monotable-serve-group-{}-{nanos}", std::process::id()));
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let served = start(&["--data-dir", &dir_arg, "--sync", "group:1000ms", "--workers", "1"]);
+    let created = post(
+        &served.endpoint,
+        "CreateTable",
+        r#"{"TableName":"grp","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
+            "KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
+    );
+    assert!(created.starts_with("HTTP/1.1 200"), "{created}");
+    let endpoint = served.endpoint.clone();
+    let started = Instant::now();
+    let writer = std::thread::spawn(move || {
+        let put = post(&endpoint, "PutItem", r#"{"TableName":"grp","Item":{"id":{"S":"w"}}}"#);
+        (put, started.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let got = post(&served.endpoint, "GetItem", r#"{"TableName":"grp","Key":{"id":{"S":"other"}}}"#);
+    let read_at = started.elapsed();
+    let (put, put_at) = writer.join().expect("writer");
+    assert!(got.starts_with("HTTP/1.1 200"), "{got}");
+    assert!(put.starts_with("HTTP/1.1 200"), "{put}");
+    assert!(put_at >= Duration::from_millis(1000), "acknowledged after {put_at:?}, before its flush");
+    assert!(read_at < put_at, "the read ({read_at:?}) waited for the write ({put_at:?})");
+    signal_and_wait(served, "-TERM");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn in_memory_and_data_dir_are_exclusive() {
     let output = Command::new(env!("CARGO_BIN_EXE_monotable"))

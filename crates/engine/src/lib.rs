@@ -27,4 +27,7 @@ mod validate;
 pub use api::*;
 pub use engine::{Engine, InFlightHook};
 pub use error::{Error, ErrorKind};
-pub use storage::{KeyRange, Keyspace, MemoryStorage, Storage, StorageError, WriteBatch, WriteOp};
+pub use storage::{
+    defer_sync, KeyRange, Keyspace, MemoryStorage, PendingSync, Storage, StorageError, SyncWaiter,
+    WriteBatch, WriteOp,
+};

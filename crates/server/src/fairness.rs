@@ -9,11 +9,15 @@
 //! calls, and any request with a large body — runs on the runtime's blocking pool, where the
 //! operating system time-slices it against the workers, which keep accepting and answering.
 //!
-//! A durable engine (a data directory) also sends its light *writes* to the blocking pool: a
-//! write may wait there for a group-commit fsync, and on the pool many writes wait for the same
-//! sync at once. Its light reads (GetItem, DescribeTable, ListTables) never wait for a sync and
-//! run inline like an in-memory engine's; a read of a key not in fjall's caches costs one
-//! bounded read of a single block, as small as the single-item work the rule already allows.
+//! A durable engine (a data directory) runs its light writes inline too: under group commit
+//! a write only appends its batch to the journal in the operating system's cache, and the
+//! wait for the device flush happens after the call, asynchronously (`durable`), on no
+//! thread at all. Two cases would make a write block inside the call, and then light writes
+//! go to the blocking pool like heavy requests: a store that flushes inside every commit
+//! (`--sync always`), and a store under back-pressure (fjall slows writers down when its
+//! flushes or compactions fall behind). The engine says which (`Engine::writes_may_block`).
+//! A light read of a key not in fjall's caches costs one bounded read of a single block, as
+//! small as the single-item work the rule already allows.
 
 use crate::operation::Operation;
 
@@ -23,16 +27,16 @@ use crate::operation::Operation;
 pub(crate) const INLINE_BODY_LIMIT: usize = 16 * 1024;
 
 /// Whether a request for `target` with a body of `body_len` bytes is light enough to run on an
-/// async worker (see the module comment); `durable` says the engine's writes may wait for an
-/// fsync, which keeps them on the blocking pool. An unknown target is light: it is refused
-/// without reaching the engine.
-pub(crate) fn runs_inline(target: Option<&str>, body_len: usize, durable: bool) -> bool {
+/// async worker (see the module comment); `writes_block` says the engine's writes may block
+/// their thread now, which keeps them on the blocking pool. An unknown target is light: it is
+/// refused without reaching the engine.
+pub(crate) fn runs_inline(target: Option<&str>, body_len: usize, writes_block: bool) -> bool {
     if body_len > INLINE_BODY_LIMIT {
         return false;
     }
     match Operation::from_target(target) {
         Ok(Operation::GetItem | Operation::DescribeTable | Operation::ListTables) => true,
-        Ok(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) => !durable,
+        Ok(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) => !writes_block,
         Ok(_) => false,
         Err(_) => true,
     }
@@ -48,24 +52,24 @@ mod tests {
 
     #[test]
     fn only_small_single_item_requests_run_inline() {
-        for durable in [false, true] {
-            assert!(runs_inline(Some(&t("GetItem")), 300, durable));
-            assert!(runs_inline(Some(&t("DescribeTable")), 300, durable));
-            assert!(runs_inline(Some(&t("ListTables")), 300, durable));
-            assert!(!runs_inline(Some(&t("GetItem")), INLINE_BODY_LIMIT + 1, durable));
+        for writes_block in [false, true] {
+            assert!(runs_inline(Some(&t("GetItem")), 300, writes_block));
+            assert!(runs_inline(Some(&t("DescribeTable")), 300, writes_block));
+            assert!(runs_inline(Some(&t("ListTables")), 300, writes_block));
+            assert!(!runs_inline(Some(&t("GetItem")), INLINE_BODY_LIMIT + 1, writes_block));
             for heavy in
                 ["Scan", "Query", "BatchWriteItem", "BatchGetItem", "TransactWriteItems", "CreateTable"]
             {
-                assert!(!runs_inline(Some(&t(heavy)), 100, durable), "{heavy}");
+                assert!(!runs_inline(Some(&t(heavy)), 100, writes_block), "{heavy}");
             }
-            assert!(runs_inline(Some("Nope"), 10, durable));
+            assert!(runs_inline(Some("Nope"), 10, writes_block));
         }
         assert!(runs_inline(Some(&t("PutItem")), INLINE_BODY_LIMIT, false));
         assert!(!runs_inline(Some(&t("PutItem")), INLINE_BODY_LIMIT + 1, false));
     }
 
     #[test]
-    fn a_durable_engine_runs_writes_on_the_blocking_pool_and_reads_inline() {
+    fn writes_that_may_block_run_on_the_blocking_pool_and_reads_stay_inline() {
         for write in ["PutItem", "UpdateItem", "DeleteItem"] {
             assert!(runs_inline(Some(&t(write)), 300, false), "{write}");
             assert!(!runs_inline(Some(&t(write)), 300, true), "{write}");

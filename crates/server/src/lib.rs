@@ -19,6 +19,7 @@
 mod auth;
 mod cors;
 mod decode;
+mod durable;
 mod encode;
 mod encoding;
 mod endpoints;
@@ -32,6 +33,7 @@ mod service;
 mod transport;
 
 pub use auth::{Auth, Credentials, CredentialsError};
+pub use durable::when_durable;
 pub use error::ServerError;
 pub use operation::{Operation, STREAMS_TARGET_PREFIX, TARGET_PREFIX};
 pub use response::{JSON_1_0, PLAIN_JSON};

@@ -33,34 +33,18 @@ pub const HEALTH_BODY: &str = "healthy: monotable";
 pub struct Service {
     engine: Engine,
     auth: Auth,
-    blocking_calls: bool,
 }
 
 impl Service {
     /// Serves `engine` with the default authentication ([`Auth::AcceptAny`]).
     pub fn new(engine: Engine) -> Service {
-        Service { engine, auth: Auth::default(), blocking_calls: false }
+        Service { engine, auth: Auth::default() }
     }
 
     /// Replaces the authentication mode.
     pub fn with_auth(mut self, auth: Auth) -> Service {
         self.auth = auth;
         self
-    }
-
-    /// Runs engine writes on the runtime's blocking pool instead of the async workers. Use it
-    /// when the engine's storage can block (a durable store waiting for a group-commit fsync):
-    /// then many requests can wait for the same sync at once. Light reads never wait for a
-    /// sync and still run inline (`fairness`). In-memory engines never block, and are faster
-    /// without the hop to another thread.
-    pub fn with_blocking_calls(mut self, blocking: bool) -> Service {
-        self.blocking_calls = blocking;
-        self
-    }
-
-    /// Whether engine writes run on the blocking pool (see [`Service::with_blocking_calls`]).
-    pub fn blocking_calls(&self) -> bool {
-        self.blocking_calls
     }
 
     /// The engine this service runs operations on.

@@ -2,9 +2,10 @@
 //!
 //! Each connection is served by its own task. A request's body is collected up to
 //! [`MAX_REQUEST_BYTES`] and handed, complete, to [`Service::handle`]. Engine calls are
-//! synchronous: small single-item requests run directly on the tokio worker (for a durable
-//! engine only the reads), everything else on the blocking pool, so that a long request never
-//! stalls the others and writes can share a group-commit sync (`fairness`).
+//! synchronous: small single-item requests run directly on the tokio worker, everything else
+//! on the blocking pool, so that a long request never stalls the others (`fairness`). Either
+//! way the call runs with durability deferred, and the response waits for the request's
+//! writes to be durable without holding a thread (`durable`).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -19,9 +20,10 @@ use hyper::body::{Body as _, Incoming};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use monotable_engine::Engine;
+use monotable_engine::{defer_sync, Engine};
 use tokio::net::TcpListener;
 
+use crate::durable::when_durable;
 use crate::fairness::runs_inline;
 use crate::graceful::Shutdown;
 use crate::headers::{text, RequestHeaders};
@@ -228,16 +230,16 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
     // A client waiting for `100 Continue` has not sent its body yet: refuse it unread.
     let expects_continue = headers.expect.is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     match read_body(body, declared, expects_continue).await {
-        Ok(body) if !runs_inline(headers.target(), body.len(), service.blocking_calls()) => {
-            // A durable engine's write may wait for an fsync inside the call. On the blocking
-            // pool many such calls wait at once, so one group commit can serve them all; on the
-            // async workers at most one call per worker could wait, and groups would stay tiny.
-            // A request that may run long goes there too, so that it never holds up the light
-            // requests of other connections (see `fairness`).
+        Ok(body) if !runs_inline(headers.target(), body.len(), service.engine().writes_may_block()) => {
+            // A request that may run long goes to the blocking pool, so that it never holds up
+            // the light requests of other connections (see `fairness`).
             let service = service.clone();
-            let handle = tokio::task::spawn_blocking(move || service.handle(&parts, &body).map(Full::new));
+            let handle = tokio::task::spawn_blocking(move || defer_sync(|| service.handle(&parts, &body)));
             match handle.await {
-                Ok(response) => response,
+                Ok((response, None)) => response.map(Full::new),
+                Ok((response, Some(pending))) => {
+                    Box::pin(when_durable(response, pending)).await.map(Full::new)
+                }
                 Err(_) => {
                     let request_id = new_request_id();
                     error_response(
@@ -250,9 +252,12 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
             }
         }
         Ok(body) => {
-            let response = service.handle_with_headers(&parts, &headers, &body);
+            let (response, pending) = defer_sync(|| service.handle_with_headers(&parts, &headers, &body));
             crate::response::recycle_headers(parts.headers);
-            response.map(Full::new)
+            match pending {
+                None => response.map(Full::new),
+                Some(pending) => Box::pin(when_durable(response, pending)).await.map(Full::new),
+            }
         }
         Err(error) => {
             let request_id = new_request_id();

@@ -75,7 +75,12 @@ async fn get_items_are_answered_while_a_big_batch_write_runs_on_one_worker() {
     let mut seen = Vec::new();
     for attempt in 0..3 {
         let run = gets_during_heavy_batches(&server, &mut light, attempt).await;
-        assert!(run.answered >= 5, "only {} GetItems during {:?} of heavy writes", run.answered, run.heavy_time);
+        assert!(
+            run.answered >= 5,
+            "only {} GetItems during {:?} of heavy writes",
+            run.answered,
+            run.heavy_time
+        );
         seen.push(format!("{:?} (batches {:?})", run.worst, run.heavy_time));
         if run.worst < Duration::from_millis(50) {
             server.stop().await.expect("server stops");

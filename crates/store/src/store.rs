@@ -8,18 +8,22 @@
 //! Invariants:
 //! * Every commit is one fjall write batch, so it is atomic on disk: journal replay restores
 //!   a batch whole or not at all.
-//! * A commit has been written to the operating system before `commit` returns, and under
-//!   `Always`/`GroupCommit` also flushed to the device.
+//! * A commit has been written to the operating system before `commit` returns. Under
+//!   `Always` it has also been flushed to the device; under `GroupCommit` it has been flushed,
+//!   or, inside the engine's `defer_sync` scope, its ticket is handed to the scope's caller,
+//!   who acknowledges nothing before the flush that covers it.
+//! * `writes_may_block` is true under `Always` (every commit waits for the device) and while
+//!   a keyspace the last commits touched is close to fjall's write stall or halt.
 //! * Catalog and keyspace-map changes are always flushed (`SyncAll`) before returning.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fjall::{Database, KeyspaceCreateOptions, PersistMode};
-use monotable_engine::{Keyspace, Storage, StorageError, WriteBatch};
+use monotable_engine::{Keyspace, Storage, StorageError, SyncWaiter, WriteBatch};
 use parking_lot::Mutex;
 
 use crate::codec::{encode_item, frame, unframe};
@@ -65,9 +69,20 @@ pub struct FjallStore {
     /// Bytes of one keyspace's in-memory write buffer before it is flushed to a table file.
     memtable: u64,
     sync: SyncPolicy,
-    group: GroupSync,
-    journal: JournalSync,
+    /// Group commit, under `GroupCommit` only; the same object as `waiter`.
+    group: Option<Arc<GroupSync>>,
+    waiter: Option<Arc<dyn SyncWaiter>>,
+    /// A keyspace the last commits wrote to is close to fjall's write back-pressure.
+    pressure: AtomicBool,
     report: RecoveryReport,
+}
+
+/// fjall sleeps writers for 100 ms at a time once a keyspace has four sealed memtables
+/// waiting for their flush, and slows then halts them from 20 level-0 runs. A keyspace is
+/// under pressure well before either: two sealed memtables (one is normal right after a
+/// rotation) or 12 level-0 tables (each run has at least one table).
+fn under_pressure(tree: &fjall::Keyspace) -> bool {
+    tree.sealed_memtable_count() >= 2 || tree.l0_table_count() >= 12
 }
 
 /// Opens (creating if absent or empty) the data directory `dir` with default options and
@@ -98,9 +113,14 @@ pub fn open_with(dir: impl AsRef<Path>, options: StoreOptions) -> Result<Arc<Fja
         .open()?;
     let memtable = options.memtable_bytes.max(1 << 20);
     let meta = db.keyspace(META, || KeyspaceCreateOptions::default().max_memtable_size(memtable))?;
-    let max_delay = match options.sync {
-        SyncPolicy::GroupCommit { max_delay } => max_delay,
-        _ => Duration::ZERO,
+    let group = match options.sync {
+        SyncPolicy::GroupCommit { max_delay } => {
+            let journal = JournalSync::new(db_dir.clone());
+            let flush_db = db.clone();
+            let flush = Box::new(move || journal.flush(&flush_db));
+            Some(GroupSync::start(max_delay, flush).map_err(|e| StoreError::io(&dir, e))?)
+        }
+        _ => None,
     };
     let mut store = FjallStore {
         _lock: lock,
@@ -110,8 +130,9 @@ pub fn open_with(dir: impl AsRef<Path>, options: StoreOptions) -> Result<Arc<Fja
         open: Mutex::new(HashMap::new()),
         memtable,
         sync: options.sync,
-        group: GroupSync::new(max_delay),
-        journal: JournalSync::new(db_dir.clone()),
+        waiter: group.clone().map(|g| g as Arc<dyn SyncWaiter>),
+        group,
+        pressure: AtomicBool::new(false),
         report: RecoveryReport { journals, torn_tail_bytes, ..RecoveryReport::default() },
     };
     store.report.orphans_removed = store.remove_orphans()?;
@@ -351,6 +372,7 @@ impl Storage for FjallStore {
             return Ok(());
         }
         let mut out = self.db.batch().durability(Some(self.durability()));
+        let mut pressure = false;
         for op in batch.ops {
             let ks = op
                 .keyspace
@@ -363,17 +385,25 @@ impl Storage for FjallStore {
             if op.key.is_empty() || op.key.len() > usize::from(u16::MAX) {
                 return Err(StorageError::Io(format!("key of {} bytes cannot be stored", op.key.len())));
             }
+            pressure = pressure || under_pressure(&ks.tree);
             match op.value {
                 Some(item) => out.insert(&ks.tree, op.key, encode_item(&item)),
                 None => out.remove(&ks.tree, op.key),
             }
         }
+        self.pressure.store(pressure, Ordering::Relaxed);
         out.commit().map_err(storage_err)?;
-        if let SyncPolicy::GroupCommit { .. } = self.sync {
-            let flush = || self.journal.flush(&self.db);
-            self.group.wait_durable(&flush).map_err(StorageError::Io)?;
+        if let (Some(group), Some(waiter)) = (&self.group, &self.waiter) {
+            let ticket = group.ticket();
+            if !monotable_engine::storage::defer(waiter, ticket) {
+                group.wait_durable(ticket).map_err(StorageError::Io)?;
+            }
         }
         Ok(())
+    }
+
+    fn writes_may_block(&self) -> bool {
+        matches!(self.sync, SyncPolicy::Always) || self.pressure.load(Ordering::Relaxed)
     }
 
     fn load_catalog(&self) -> Result<Vec<(String, Vec<u8>)>, StorageError> {
@@ -396,5 +426,15 @@ impl Storage for FjallStore {
             None => batch.remove(&self.meta, key),
         }
         batch.commit().map_err(storage_err)
+    }
+}
+
+impl Drop for FjallStore {
+    /// Stops the flusher thread, first making every commit it was asked about durable, so
+    /// that the database is released with the store.
+    fn drop(&mut self) {
+        if let Some(group) = &self.group {
+            group.close();
+        }
     }
 }

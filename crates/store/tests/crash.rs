@@ -6,7 +6,8 @@
 //!
 //! The child is this same test binary running the ignored `crash_server_child` test, which
 //! serves a tiny line protocol over TCP: one JSON request `{"op": ..., "input": ...}` per line
-//! (the input in DynamoDB's JSON request form), answered by `ok` or `err <message>`.
+//! (the input in DynamoDB's JSON request form), answered by `ok` or `err <message>`. Half the
+//! requests are acknowledged after a deferred sync, as `monotable serve` acknowledges them.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -80,9 +81,18 @@ fn crash_server_child() {
         let engine = engine.clone();
         std::thread::spawn(move || {
             let mut out = conn.try_clone().expect("clone");
-            for line in BufReader::new(conn).lines() {
+            for (n, line) in BufReader::new(conn).lines().enumerate() {
                 let Ok(line) = line else { return };
-                let reply = match dispatch(&engine, &line) {
+                // Every other request is acknowledged the way the server acknowledges: the
+                // engine call runs with durability deferred, and the answer waits for the
+                // pending sync after the call has released its locks.
+                let result = if n % 2 == 0 {
+                    dispatch(&engine, &line)
+                } else {
+                    let (result, pending) = monotable_engine::defer_sync(|| dispatch(&engine, &line));
+                    result.and_then(|()| pending.map_or(Ok(()), |p| p.wait().map_err(|e| e.to_string())))
+                };
+                let reply = match result {
                     Ok(()) => "ok\n".to_owned(),
                     Err(e) => format!("err {e}\n"),
                 };

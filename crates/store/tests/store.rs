@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
+use std::pin::Pin;
 use std::sync::Arc;
 
-use monotable_engine::{KeyRange, Keyspace, Storage, WriteBatch};
+use monotable_engine::{KeyRange, Keyspace, Storage, StorageError, WriteBatch};
 use monotable_store::{open, SyncPolicy};
 use monotable_types::{AttributeValue, Item, PackedItem};
 use proptest::prelude::*;
@@ -159,6 +160,56 @@ fn a_batch_across_keyspaces_is_visible_whole_after_reopen() {
     let store = open(dir.path(), SyncPolicy::default()).expect("reopen");
     assert!(store.open_keyspace("a").expect("ks").get(b"1").expect("get").is_some());
     assert!(store.open_keyspace("a/idx").expect("ks").get(b"x1").expect("get").is_some());
+}
+
+/// Commits one put of `key`.
+fn put_one(store: &dyn Storage, ks: &Arc<dyn Keyspace>, key: &[u8]) -> Result<(), StorageError> {
+    let mut batch = WriteBatch::default();
+    batch.put(ks, key.to_vec(), item(1));
+    store.commit(batch)
+}
+
+/// Under group commit, a commit inside the engine's `defer_sync` scope returns once its batch
+/// is written, and hands back a pending sync that completes only after a flush covers it.
+/// Nothing else flushes here: the flusher starts only when a waiter asks, so the first poll
+/// is pending whatever the timing.
+#[test]
+fn a_deferred_group_commit_hands_back_a_sync_that_completes_after_its_flush() {
+    use std::future::Future;
+    use std::task::{Context, Waker};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = open(dir.path(), SyncPolicy::default()).expect("open");
+    let ks = store.open_keyspace("t").expect("ks");
+    let (result, pending) = monotable_engine::defer_sync(|| put_one(&*store, &ks, b"k"));
+    result.expect("commit");
+    assert!(ks.get(b"k").expect("get").is_some(), "the write is visible before it is durable");
+    let mut pending = pending.expect("the wait was handed to the scope");
+    let mut cx = Context::from_waker(Waker::noop());
+    assert!(Pin::new(&mut pending).poll(&mut cx).is_pending(), "not durable before a flush");
+    pending.wait().expect("flushed");
+
+    // `always` and `none` never defer: the first flushes inside the commit, the second never.
+    for policy in [SyncPolicy::Always, SyncPolicy::None] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = open(dir.path(), policy).expect("open");
+        let ks = store.open_keyspace("t").expect("ks");
+        let (result, pending) = monotable_engine::defer_sync(|| put_one(&*store, &ks, b"k"));
+        result.expect("commit");
+        assert!(pending.is_none(), "{policy}");
+    }
+}
+
+#[test]
+fn only_a_store_that_flushes_inside_every_commit_says_its_writes_block_when_idle() {
+    for (policy, blocks) in
+        [(SyncPolicy::Always, true), (SyncPolicy::default(), false), (SyncPolicy::None, false)]
+    {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = open(dir.path(), policy).expect("open");
+        let ks = store.open_keyspace("t").expect("ks");
+        put_one(&*store, &ks, b"k").expect("commit");
+        assert_eq!(store.writes_may_block(), blocks, "{policy}");
+    }
 }
 
 #[test]

@@ -97,6 +97,11 @@ impl Engine {
         Ok(engine)
     }
 
+    /// Whether a write may block its thread for long right now ([`Storage::writes_may_block`]).
+    pub fn writes_may_block(&self) -> bool {
+        self.inner.storage.writes_may_block()
+    }
+
     /// Sets the directory that stands in for S3: bucket `b` of ExportTableToPointInTime and
     /// ImportTable is its subdirectory `b`, which must exist. The default is
     /// `monotable-buckets` in the system's temporary directory.

@@ -24,6 +24,7 @@
 //! is never called concurrently for the same key, but may be called concurrently for
 //! different keys and keyspaces.
 
+mod deferred;
 mod memory;
 
 use std::any::Any;
@@ -32,6 +33,7 @@ use std::sync::Arc;
 
 use monotable_types::PackedItem;
 
+pub use deferred::{defer, defer_sync, PendingSync, SyncWaiter};
 pub use memory::MemoryStorage;
 
 /// A failure of the storage layer (surfaced to clients as `InternalServerError`).
@@ -116,8 +118,17 @@ pub trait Storage: Send + Sync {
     /// Removes a keyspace and everything in it. Handles already open may keep reading the
     /// old contents; the engine stops using them first.
     fn drop_keyspace(&self, name: &str) -> Result<(), StorageError>;
-    /// Applies every op of the batch atomically (see the module docs).
+    /// Applies every op of the batch atomically (see the module docs). A store that makes
+    /// commits durable asynchronously hands its wait to an enclosing [`defer_sync`] scope
+    /// ([`defer`]) instead of blocking.
     fn commit(&self, batch: WriteBatch) -> Result<(), StorageError>;
+    /// Whether a `commit` may block its thread for long right now, even inside a
+    /// [`defer_sync`] scope: a device flush inside every commit, or back-pressure from a
+    /// store falling behind. A server keeps such writes off the threads that answer light
+    /// requests. In-memory stores never block.
+    fn writes_may_block(&self) -> bool {
+        false
+    }
     /// Every catalog entry, as stored by [`Storage::put_catalog`].
     fn load_catalog(&self) -> Result<Vec<(String, Vec<u8>)>, StorageError>;
     /// Stores (`Some`) or removes (`None`) a catalog entry.
