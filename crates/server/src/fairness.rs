@@ -18,6 +18,16 @@
 //! flushes or compactions fall behind). The engine says which (`Engine::writes_may_block`).
 //! A light read of a key not in fjall's caches costs one bounded read of a single block, as
 //! small as the single-item work the rule already allows.
+//!
+//! A Query with a small body runs on the worker *optimistically*: under a budget of
+//! [`INLINE_READ_BYTES`] of items visited (`monotable_engine::within_read_budget`). Most
+//! Queries (a partition's few items) finish well within it and are answered without leaving
+//! the worker; a Query that reaches the budget is abandoned at that point, its result thrown
+//! away, and run again from the start on the blocking pool. A Query has no effects, so the
+//! abandoned attempt leaves no trace, and pages are never shortened. The work it costs the
+//! worker is bounded like a single-item request's: at most the budget's worth of items read,
+//! filtered and projected (plus, on a data directory, skipping the deleted entries between
+//! them that compaction has not yet dropped).
 
 use crate::operation::Operation;
 
@@ -26,19 +36,36 @@ use crate::operation::Operation;
 /// microseconds) is noise against the work a larger body brings.
 pub(crate) const INLINE_BODY_LIMIT: usize = 16 * 1024;
 
-/// Whether a request for `target` with a body of `body_len` bytes is light enough to run on an
-/// async worker (see the module comment); `writes_block` says the engine's writes may block
-/// their thread now, which keeps them on the blocking pool. An unknown target is light: it is
-/// refused without reaching the engine.
-pub(crate) fn runs_inline(target: Option<&str>, body_len: usize, writes_block: bool) -> bool {
+/// The bytes of items (DynamoDB's item size) a Query may visit on an async worker before it is
+/// moved to the blocking pool: a fraction of one 400 KB item, about 250 items of 256 bytes.
+pub(crate) const INLINE_READ_BYTES: usize = 64 * 1024;
+
+/// Where a request runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// On the async worker that read it.
+    Inline,
+    /// On the worker under [`INLINE_READ_BYTES`], and again on the blocking pool if it gets there.
+    InlineWithinBudget,
+    /// On the blocking pool.
+    Pool,
+}
+
+/// Where a request for `target` with a body of `body_len` bytes runs (see the module comment);
+/// `writes_block` says the engine's writes may block their thread now, which keeps them on the
+/// blocking pool. An unknown target is light: it is refused without reaching the engine.
+pub(crate) fn placement(target: Option<&str>, body_len: usize, writes_block: bool) -> Placement {
     if body_len > INLINE_BODY_LIMIT {
-        return false;
+        return Placement::Pool;
     }
     match Operation::from_target(target) {
-        Ok(Operation::GetItem | Operation::DescribeTable | Operation::ListTables) => true,
-        Ok(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) => !writes_block,
-        Ok(_) => false,
-        Err(_) => true,
+        Ok(Operation::GetItem | Operation::DescribeTable | Operation::ListTables) => Placement::Inline,
+        Ok(Operation::Query) => Placement::InlineWithinBudget,
+        Ok(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) if !writes_block => {
+            Placement::Inline
+        }
+        Ok(_) => Placement::Pool,
+        Err(_) => Placement::Inline,
     }
 }
 
@@ -53,27 +80,36 @@ mod tests {
     #[test]
     fn only_small_single_item_requests_run_inline() {
         for writes_block in [false, true] {
-            assert!(runs_inline(Some(&t("GetItem")), 300, writes_block));
-            assert!(runs_inline(Some(&t("DescribeTable")), 300, writes_block));
-            assert!(runs_inline(Some(&t("ListTables")), 300, writes_block));
-            assert!(!runs_inline(Some(&t("GetItem")), INLINE_BODY_LIMIT + 1, writes_block));
-            for heavy in
-                ["Scan", "Query", "BatchWriteItem", "BatchGetItem", "TransactWriteItems", "CreateTable"]
-            {
-                assert!(!runs_inline(Some(&t(heavy)), 100, writes_block), "{heavy}");
+            assert_eq!(placement(Some(&t("GetItem")), 300, writes_block), Placement::Inline);
+            assert_eq!(placement(Some(&t("DescribeTable")), 300, writes_block), Placement::Inline);
+            assert_eq!(placement(Some(&t("ListTables")), 300, writes_block), Placement::Inline);
+            assert_eq!(placement(Some(&t("GetItem")), INLINE_BODY_LIMIT + 1, writes_block), Placement::Pool);
+            for heavy in ["Scan", "BatchWriteItem", "BatchGetItem", "TransactWriteItems", "CreateTable"] {
+                assert_eq!(placement(Some(&t(heavy)), 100, writes_block), Placement::Pool, "{heavy}");
             }
-            assert!(runs_inline(Some("Nope"), 10, writes_block));
+            assert_eq!(placement(Some("Nope"), 10, writes_block), Placement::Inline);
         }
-        assert!(runs_inline(Some(&t("PutItem")), INLINE_BODY_LIMIT, false));
-        assert!(!runs_inline(Some(&t("PutItem")), INLINE_BODY_LIMIT + 1, false));
+        assert_eq!(placement(Some(&t("PutItem")), INLINE_BODY_LIMIT, false), Placement::Inline);
+        assert_eq!(placement(Some(&t("PutItem")), INLINE_BODY_LIMIT + 1, false), Placement::Pool);
+    }
+
+    #[test]
+    fn a_small_query_runs_inline_within_a_budget_and_anything_bigger_on_the_pool() {
+        for writes_block in [false, true] {
+            assert_eq!(placement(Some(&t("Query")), 300, writes_block), Placement::InlineWithinBudget);
+            assert_eq!(placement(Some(&t("Query")), INLINE_BODY_LIMIT + 1, writes_block), Placement::Pool);
+            assert_eq!(placement(Some(&t("Scan")), 300, writes_block), Placement::Pool);
+            assert_eq!(placement(Some(&t("GetItem")), 300, writes_block), Placement::Inline);
+        }
+        assert_eq!(placement(Some(&t("PutItem")), 300, true), Placement::Pool);
     }
 
     #[test]
     fn writes_that_may_block_run_on_the_blocking_pool_and_reads_stay_inline() {
         for write in ["PutItem", "UpdateItem", "DeleteItem"] {
-            assert!(runs_inline(Some(&t(write)), 300, false), "{write}");
-            assert!(!runs_inline(Some(&t(write)), 300, true), "{write}");
+            assert_eq!(placement(Some(&t(write)), 300, false), Placement::Inline, "{write}");
+            assert_eq!(placement(Some(&t(write)), 300, true), Placement::Pool, "{write}");
         }
-        assert!(runs_inline(Some(&t("GetItem")), 300, true));
+        assert_eq!(placement(Some(&t("GetItem")), 300, true), Placement::Inline);
     }
 }

@@ -84,6 +84,11 @@ impl Service {
             encoding::compress(&mut response, coding);
         }
         cors::allow_origin(headers, &mut response);
+        if monotable_engine::read_budget_exceeded() {
+            // An optimistic attempt that went past its read budget: the transport discards this
+            // response and runs the request again, which is logged then.
+            return response;
+        }
         tracing::debug!(
             target: "monotable_server::request",
             request_id = %request_id,

@@ -20,11 +20,11 @@ use hyper::body::{Body as _, Incoming};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use monotable_engine::{defer_sync, Engine};
+use monotable_engine::{defer_sync, within_read_budget, Engine};
 use tokio::net::TcpListener;
 
 use crate::durable::when_durable;
-use crate::fairness::runs_inline;
+use crate::fairness::{placement, Placement, INLINE_READ_BYTES};
 use crate::graceful::Shutdown;
 use crate::headers::{text, RequestHeaders};
 use crate::response::{error_response, new_request_id, JSON_1_0};
@@ -230,28 +230,22 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
     // A client waiting for `100 Continue` has not sent its body yet: refuse it unread.
     let expects_continue = headers.expect.is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     match read_body(body, declared, expects_continue).await {
-        Ok(body) if !runs_inline(headers.target(), body.len(), service.engine().writes_may_block()) => {
-            // A request that may run long goes to the blocking pool, so that it never holds up
-            // the light requests of other connections (see `fairness`).
-            let service = service.clone();
-            let handle = tokio::task::spawn_blocking(move || defer_sync(|| service.handle(&parts, &body)));
-            match handle.await {
-                Ok((response, None)) => response.map(Full::new),
-                Ok((response, Some(pending))) => {
-                    Box::pin(when_durable(response, pending)).await.map(Full::new)
-                }
-                Err(_) => {
-                    let request_id = new_request_id();
-                    error_response(
-                        &ServerError::Internal("The server encountered an internal error.".into()),
-                        JSON_1_0,
-                        &request_id,
-                    )
-                    .map(Full::new)
+        Ok(body) => {
+            let place = placement(headers.target(), body.len(), service.engine().writes_may_block());
+            if place == Placement::InlineWithinBudget {
+                let attempt = within_read_budget(INLINE_READ_BYTES, || {
+                    service.handle_with_headers(&parts, &headers, &body)
+                });
+                if let Some(response) = attempt {
+                    crate::response::recycle_headers(parts.headers);
+                    return response.map(Full::new);
                 }
             }
-        }
-        Ok(body) => {
+            if place != Placement::Inline {
+                // A request that may run long goes to the blocking pool, so that it never holds
+                // up the light requests of other connections (see `fairness`).
+                return Box::pin(on_pool(service.clone(), parts, body)).await;
+            }
             let (response, pending) = defer_sync(|| service.handle_with_headers(&parts, &headers, &body));
             crate::response::recycle_headers(parts.headers);
             match pending {
@@ -275,6 +269,25 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
             // reused.
             response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
             response
+        }
+    }
+}
+
+/// Runs a request on the blocking pool, and waits there for nothing: the response waits for
+/// the request's writes to be durable here, on no thread.
+async fn on_pool(service: Service, parts: http::request::Parts, body: Bytes) -> http::Response<Full<Bytes>> {
+    let handle = tokio::task::spawn_blocking(move || defer_sync(|| service.handle(&parts, &body)));
+    match handle.await {
+        Ok((response, None)) => response.map(Full::new),
+        Ok((response, Some(pending))) => when_durable(response, pending).await.map(Full::new),
+        Err(_) => {
+            let request_id = new_request_id();
+            error_response(
+                &ServerError::Internal("The server encountered an internal error.".into()),
+                JSON_1_0,
+                &request_id,
+            )
+            .map(Full::new)
         }
     }
 }

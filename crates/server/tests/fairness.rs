@@ -89,3 +89,99 @@ async fn get_items_are_answered_while_a_big_batch_write_runs_on_one_worker() {
     }
     panic!("a GetItem waited 50 ms or more in every run while heavy batches ran: {}", seen.join(", "));
 }
+
+const QTABLE: &str = r#"{"TableName":"qfair","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}"#;
+
+fn query(partition: &str) -> Vec<u8> {
+    format!(r#"{{"TableName":"qfair","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{{":p":{{"S":"{partition}"}}}}}}"#)
+        .into_bytes()
+}
+
+/// A Query runs on the worker only within a 64 KB read budget. One that goes past it (here a
+/// partition of 12,000 items of about 100 bytes, 1.2 MB) is run again on the blocking pool and
+/// answered exactly as in process: a whole 1 MB page, not a page cut at the budget. GetItems
+/// sent meanwhile stay prompt (the same three-run rule as above): a whole page of small items
+/// read on the worker would hold it for tens of milliseconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn a_query_past_the_inline_budget_is_answered_whole_and_stalls_no_get() {
+    let service = Service::new(Engine::new());
+    let server = TestServer::start(service.clone()).await;
+    let mut light = RawConnection::open(server.addr).await;
+    assert_eq!(light.send(&post("DynamoDB_20120810.CreateTable", QTABLE.as_bytes())).await.status, 200);
+    let filler = "q".repeat(80);
+    for batch in 0..480 {
+        let items: Vec<String> = (0..25)
+            .map(|i| {
+                format!(
+                    r#"{{"PutRequest":{{"Item":{{"pk":{{"S":"big"}},"sk":{{"S":"{:05}"}},"data":{{"S":"{filler}"}}}}}}}}"#,
+                    batch * 25 + i
+                )
+            })
+            .collect();
+        let body = format!(r#"{{"RequestItems":{{"qfair":[{}]}}}}"#, items.join(","));
+        assert_eq!(light.send(&post("DynamoDB_20120810.BatchWriteItem", body.as_bytes())).await.status, 200);
+    }
+    let small = br#"{"TableName":"qfair","Item":{"pk":{"S":"small"},"sk":{"S":"a"}}}"#;
+    assert_eq!(light.send(&post("DynamoDB_20120810.PutItem", small)).await.status, 200);
+
+    for partition in ["big", "small"] {
+        let over_tcp = light.send(&post("DynamoDB_20120810.Query", &query(partition))).await;
+        assert_eq!(over_tcp.status, 200);
+        let (status, in_process) =
+            common::handle_in_process(&service, "DynamoDB_20120810.Query", &query(partition));
+        assert_eq!(status, 200);
+        let in_process: serde_json::Value = serde_json::from_slice(&in_process).expect("json");
+        assert_eq!(over_tcp.json(), in_process, "{partition}");
+    }
+    let page = light.send(&post("DynamoDB_20120810.Query", &query("big"))).await.json();
+    let count = page["Count"].as_u64().expect("count");
+    assert!((9000..12000).contains(&count), "a 1 MB page of 100-byte items, not a 64 KB one: {count}");
+    assert!(page["LastEvaluatedKey"].is_object());
+
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        // Two connections query at once, so that the worker and the two pool threads share the
+        // two cores of a small machine without a GetItem waiting for its turn on one.
+        let addr = server.addr;
+        let heavy = tokio::spawn(async move {
+            let mut set = tokio::task::JoinSet::new();
+            for _ in 0..2 {
+                set.spawn(async move {
+                    let mut conn = RawConnection::open(addr).await;
+                    for _ in 0..3 {
+                        assert_eq!(
+                            conn.send(&post("DynamoDB_20120810.Query", &query("big"))).await.status,
+                            200
+                        );
+                    }
+                });
+            }
+            while let Some(done) = set.join_next().await {
+                done.expect("queries");
+            }
+        });
+        let mut worst = Duration::ZERO;
+        while !heavy.is_finished() {
+            let started = Instant::now();
+            assert_eq!(
+                light
+                    .send(&post(
+                        "DynamoDB_20120810.GetItem",
+                        br#"{"TableName":"qfair","Key":{"pk":{"S":"small"},"sk":{"S":"a"}}}"#
+                    ))
+                    .await
+                    .status,
+                200
+            );
+            worst = worst.max(started.elapsed());
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        heavy.await.expect("queries");
+        seen.push(format!("{worst:?}"));
+        if worst < Duration::from_millis(50) {
+            server.stop().await.expect("server stops");
+            return;
+        }
+    }
+    panic!("a GetItem waited 50 ms or more in every run while big Queries ran: {}", seen.join(", "));
+}

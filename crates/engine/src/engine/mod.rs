@@ -17,6 +17,7 @@ mod multi_key;
 mod partiql;
 mod policy;
 mod read;
+mod read_budget;
 mod retired_streams;
 mod stream_control;
 mod streams;
@@ -38,6 +39,7 @@ use parking_lot::{Mutex, RwLock};
 
 pub(crate) use arn::{arn_table_name, table_name_of};
 pub use in_flight::InFlightHook;
+pub use read_budget::{read_budget_exceeded, within_read_budget};
 
 use crate::api::*;
 use crate::storage::{MemoryStorage, Storage};

@@ -249,6 +249,7 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
     let mut error: Option<Error> = None;
     let order_pk = &t.order_key().pk.name;
     let fetch_base = needs_base_item(&page);
+    let budget = super::read_budget::limit();
     t.keyspace().scan(&page.range, &mut |_, stored| {
         // The stored handle (a pointer copy): decoded only if a filter or projection reads it.
         let mut item = SharedItem::from_packed(stored.clone());
@@ -271,6 +272,13 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
         }
         scanned += 1;
         bytes += item.size();
+        if budget.is_some_and(|b| bytes > b) {
+            // An optimistic attempt reached its budget: stop here; the caller discards the
+            // page and runs the read again without a budget (`read_budget`).
+            super::read_budget::exceeded();
+            error = Some(Error::internal("the read went past its budget"));
+            return false;
+        }
         if page.filter.as_ref().is_none_or(|f| f.eval(&item)) {
             count += 1;
             match (page.select, &t.index) {
