@@ -2,10 +2,11 @@
 //!
 //! Each connection is served by its own task. A request's body is collected up to
 //! [`MAX_REQUEST_BYTES`] and handed, complete, to [`Service::handle`]. Engine calls are
-//! synchronous: small single-item requests run directly on the tokio worker, everything else
-//! on the blocking pool, so that a long request never stalls the others (`fairness`). Either
-//! way the call runs with durability deferred, and the response waits for the request's
-//! writes to be durable without holding a thread (`durable`).
+//! synchronous: small single-item requests run directly on the tokio worker, a small Query
+//! there too within a read budget (and again on the blocking pool if it reaches it), everything
+//! else on the blocking pool, so that a long request never stalls the others (`fairness`).
+//! Either way the call runs with durability deferred, and the response waits for the
+//! request's writes to be durable without holding a thread (`durable`).
 
 use std::convert::Infallible;
 use std::future::Future;
