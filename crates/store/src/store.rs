@@ -193,6 +193,18 @@ fn prefixed(prefix: &[u8], name: &str) -> Vec<u8> {
 }
 
 impl FjallStore {
+    /// Under group commit, waits (or, inside a `defer_sync` scope, hands the wait to the
+    /// scope's caller) until a flush covers every batch written so far; otherwise nothing.
+    fn group_durable(&self) -> Result<(), StorageError> {
+        if let (Some(group), Some(waiter)) = (&self.group, &self.waiter) {
+            let ticket = group.ticket();
+            if !monotable_engine::storage::defer(waiter, ticket) {
+                group.wait_durable(ticket).map_err(StorageError::Io)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The data directory.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -393,17 +405,18 @@ impl Storage for FjallStore {
         }
         self.pressure.store(pressure, Ordering::Relaxed);
         out.commit().map_err(storage_err)?;
-        if let (Some(group), Some(waiter)) = (&self.group, &self.waiter) {
-            let ticket = group.ticket();
-            if !monotable_engine::storage::defer(waiter, ticket) {
-                group.wait_durable(ticket).map_err(StorageError::Io)?;
-            }
-        }
-        Ok(())
+        self.group_durable()
     }
 
     fn writes_may_block(&self) -> bool {
         matches!(self.sync, SyncPolicy::Always) || self.pressure.load(Ordering::Relaxed)
+    }
+
+    /// Under group commit, a ticket taken now is covered only by a flush that starts after
+    /// every batch already written to the operating system; under `Always` a commit is
+    /// durable before it returns, and under `None` nothing ever waits.
+    fn barrier(&self) -> Result<(), StorageError> {
+        self.group_durable()
     }
 
     fn load_catalog(&self) -> Result<Vec<(String, Vec<u8>)>, StorageError> {

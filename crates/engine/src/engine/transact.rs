@@ -294,7 +294,12 @@ pub(super) fn transact_write_items(
 
 /// The answer to a repeat of a committed call: nothing changes, and the consumed capacity is
 /// the read capacity of reading the items (API_TransactWriteItems, `ClientRequestToken`).
+///
+/// A replay acknowledges the original's writes, which may still be waiting for their group
+/// commit (the token is marked completed when the original's batch is written, before it is
+/// flushed): the storage barrier makes the replay's answer wait for that flush too.
 fn replay(inner: &Inner, input: &TransactWriteItemsInput) -> Result<TransactWriteItemsOutput, Error> {
+    inner.storage.barrier()?;
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     if report == Report::None {
         return Ok(TransactWriteItemsOutput::default());

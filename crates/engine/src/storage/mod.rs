@@ -129,6 +129,15 @@ pub trait Storage: Send + Sync {
     fn writes_may_block(&self) -> bool {
         false
     }
+    /// Makes every commit that has returned so far durable before the caller acknowledges
+    /// something that depends on it, as a commit of its own would: inside a [`defer_sync`]
+    /// scope the wait is handed to the scope's caller ([`defer`]), outside one it blocks. The
+    /// engine calls it where it answers for a write without writing (the replay of a
+    /// completed `ClientRequestToken`, whose original may still be waiting for its flush).
+    /// A store whose commits are durable when they return (or never are) has nothing to do.
+    fn barrier(&self) -> Result<(), StorageError> {
+        Ok(())
+    }
     /// Every catalog entry, as stored by [`Storage::put_catalog`].
     fn load_catalog(&self) -> Result<Vec<(String, Vec<u8>)>, StorageError>;
     /// Stores (`Some`) or removes (`None`) a catalog entry.
