@@ -33,10 +33,10 @@ pub struct ExportArgs {
     #[arg(long)]
     table: String,
     /// Where to write the items (`-` for standard output; a name ending in `.gz` is
-    /// gzip-compressed, as DynamoDB's export to S3 writes). Default: <table>.jsonl.
+    /// gzip-compressed, as DynamoDB's export to S3 writes). Default: TABLE.jsonl.
     #[arg(long, short, visible_alias = "out")]
     output: Option<PathBuf>,
-    /// Where to write the table definition. Default: <table>.table.json.
+    /// Where to write the table definition. Default: TABLE.table.json.
     #[arg(long)]
     definition: Option<PathBuf>,
     #[command(flatten)]

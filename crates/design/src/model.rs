@@ -108,7 +108,7 @@ pub enum IndexKind {
 }
 
 /// Which attributes an index copies: `all`, `keys_only` or `{include: [...]}`. (Read and
-/// written through [`ProjectionText`], since YAML would otherwise want a `!include` tag.)
+/// written through `ProjectionText`, since YAML would otherwise want a `!include` tag.)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", from = "ProjectionText", into = "ProjectionText")]
 pub enum Projection {
@@ -442,7 +442,7 @@ pub enum Operation {
 impl Operation {
     /// The IAM actions this operation needs. A transaction is authorised per item action
     /// (there is no `TransactWriteItems` IAM action): "Using IAM with DynamoDB transactions",
-    /// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html>
     pub fn actions(self) -> &'static [&'static str] {
         match self {
             Operation::Get => &["dynamodb:GetItem"],

@@ -3,7 +3,7 @@
 //!
 //! A template denotes a language: its literals, with each placeholder standing for any
 //! non-empty string of characters that sort after `#` (that is exactly what escaped key values
-//! are, see [`crate::key`]). Two templates can produce the same key iff their languages
+//! are, see `monotable::key::escape`). Two templates can produce the same key iff their languages
 //! intersect, decided by a breadth-first search over the product of two small automata.
 //! "Listing type A" means `begins_with(sk, prefix(A))`; it can return items of type B iff
 //! B's sort-key language meets `prefix(A)` followed by anything.

@@ -17,7 +17,7 @@
 //! ```
 //!
 //! Each [`client`] call creates its own database. To share one, create an
-//! [`Engine`](monotable_engine::Engine) and pass clones of it to [`client_for`]. The SDK
+//! [`Engine`] and pass clones of it to [`client_for`]. The SDK
 //! needs a tokio runtime (for its timers), as it does against a real endpoint.
 
 mod connector;

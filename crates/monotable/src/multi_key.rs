@@ -6,7 +6,7 @@
 //! all partition key attributes" with equality, and sort-key attributes "left-to-right",
 //! equality on a prefix and at most one range condition (or `begins_with`) on the next one
 //! (DynamoDB developer guide, "Multi-attribute keys pattern",
-//! https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html).
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html>).
 //!
 //! Invariants:
 //! - no key string is written for such an index: the fields are stored as their own typed

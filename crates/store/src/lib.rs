@@ -4,7 +4,7 @@
 //!   store: `open(dir, SyncPolicy::default())` then `Engine::with_storage(store)`.
 //!   The on-disk format is described in `docs/STORAGE.md`.
 //! * [`TtlSweeper`] deletes expired items through the engine's public API, on any storage.
-//! * [`export_table`] / [`import_table`] stream a table to and from DynamoDB's export JSON
+//! * [`export_table`] / [`import_file`] stream a table to and from DynamoDB's export JSON
 //!   lines format, with a [`TableDefinition`] file to recreate the table and its indexes.
 //!
 //! Module map: `options` (sync policy, cache), `store` (the `Storage` impl, directory layout),

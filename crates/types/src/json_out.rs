@@ -103,8 +103,8 @@ fn block_is_clean(block: &[u8]) -> bool {
 /// The length of the longest prefix of `bytes` holding no byte JSON must escape (a control
 /// character, a quote or a backslash): where a string being written needs its first escape,
 /// and where a string being read, escape-free, ends at its closing quote. The first 32 bytes
-/// are looked at eight at a time (most strings are short, and the lowest hit of
-/// [`escape_hits`] is exact), then clean 32-byte blocks are skipped whole, then the block with
+/// are looked at eight at a time (most strings are short, and the lowest hit of the private
+/// word test `escape_hits` is exact), then clean 32-byte blocks are skipped whole, then the block with
 /// the hit is searched eight bytes at a time, and the last few bytes one at a time.
 pub fn clean_len(bytes: &[u8]) -> usize {
     let first_hit = |at: usize| {

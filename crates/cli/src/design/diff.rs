@@ -14,7 +14,7 @@ use monotable_design::deploy::{diff, TableShape};
 pub struct Target {
     /// The design file (JSON or YAML).
     pub file: PathBuf,
-    /// The DynamoDB endpoint, e.g. http://127.0.0.1:8000 or https://dynamodb.eu-west-1.amazonaws.com.
+    /// The DynamoDB endpoint, e.g. `http://127.0.0.1:8000` or `https://dynamodb.eu-west-1.amazonaws.com`.
     #[arg(long)]
     pub endpoint: String,
     /// Stage of the table name `<app>-<stage>-<model>` (S19).

@@ -3,7 +3,7 @@
 //! whose partition key starts with a literal and the tenant field.
 //!
 //! `dynamodb:LeadingKeys` compares the partition-key value of the request with the pattern
-//! (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html).
+//! (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html>).
 //! The tenant is taken from the principal tag `tenant`; escaped tenant values must equal the
 //! tag, which holds for ids made of letters, digits, `-` and `_`.
 

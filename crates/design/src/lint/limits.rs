@@ -1,5 +1,5 @@
 //! MT008: DynamoDB's limits. Source: "Quotas in Amazon DynamoDB"
-//! (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html):
+//! (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html>):
 //! 20 GSIs and 5 LSIs per table, partition key values up to 2048 bytes and sort key values up
 //! to 1024 bytes, at most 100 projected non-key attributes over all of a table's secondary
 //! indexes, index names 3-255 characters of `a-z A-Z 0-9 _ - .`.

@@ -4,7 +4,7 @@
 //!
 //! A GSI's partition key and sort key may each be up to four attributes; base tables and LSIs
 //! keep one of each ("Multi-attribute keys", DynamoDB developer guide,
-//! https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html).
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html>).
 //! Such an index keys on the items' own attributes, so an entity's template on it is the list
 //! of its fields in key order, `{org_id}#{status}`, one placeholder per attribute and no
 //! literal, each field stored under the index's attribute name.

@@ -10,7 +10,7 @@
 //! DDB-TABLE-083 (shapes: a disabled description has only the status; the update answers with
 //! the description), DDB-TABLE-084 (period defaults to 35, is forgotten on disable, and may not
 //! be given when disabling), DDB-TABLE-098 (a missing table is `TableNotFoundException`
-//! "Table not found: <name>").
+//! "Table not found: `<name>`").
 
 use std::sync::Arc;
 

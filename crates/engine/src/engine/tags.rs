@@ -7,9 +7,9 @@
 //!   UntagResource with the key `''` gives "The Tag Key provided is invalid, Key: ".
 //! - DDB-TABLE-107: a key of 129 characters and a value of 257 are refused with the same two
 //!   texts naming the key or value; duplicate keys in one request give "Duplicate Tag Keys
-//!   provided as input: Duplicate Tag Key found <key>"; every refusal is all-or-nothing.
+//!   provided as input: Duplicate Tag Key found `<key>`"; every refusal is all-or-nothing.
 //! - DDB-TABLE-105: a key starting with `aws:` in any case is refused ("Tag Key cannot be
-//!   prefixed with aws:, Key: <key>"), on UntagResource too; `myaws:foo` is accepted.
+//!   prefixed with aws:, Key: `<key>`"), on UntagResource too; `myaws:foo` is accepted.
 //! - DDB-TABLE-106 and DDB-TABLE-372: letters and digits of any script, white space
 //!   (including no-break and ideographic spaces) and `+ - = . _ : / @` are accepted; any other
 //!   character (`#`, `,`, `%`, emoji, brackets, quotes, ...) refuses the key or value.

@@ -10,7 +10,7 @@
 //! `WHERE` as its filter,
 //! as DynamoDB documents ("Using the SELECT statement can result in a full table scan if an
 //! equality or IN condition with a partition key is not provided in the WHERE clause",
-//! https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.select.html).
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.select.html>).
 //! `UPDATE` and `DELETE` name one item by equalities on its whole primary key.
 
 use monotable_partiql::ast::{self, CompareOp, Expr, Insert, Select, Statement, UpdateAction};

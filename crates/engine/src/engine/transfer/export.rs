@@ -8,9 +8,9 @@
 //! (no history is kept). Only FULL_EXPORT in DYNAMODB_JSON is written.
 //!
 //! Sources for the checks: moto's AWS-verified tests/test_dynamodb/test_dynamodb_export_table.py
-//! (a missing table is `TableNotFoundException` "Table not found: <table arn>"; without
+//! (a missing table is `TableNotFoundException` "Table not found: `<table arn>`"; without
 //! point-in-time recovery `PointInTimeRecoveryUnavailableException` "Point in time recovery is
-//! not enabled for table '<name>'"; a missing bucket fails the export with S3NoSuchBucket;
+//! not enabled for table '`<name>`'"; a missing bucket fails the export with S3NoSuchBucket;
 //! ListExports summaries carry ExportArn, ExportStatus and ExportType).
 
 use std::io::Write;
