@@ -87,9 +87,11 @@ pub fn mount(
     let options =
         Options { writable: true, design, loopback_only: loopback, label: "monotable serve".into() };
     let console = Console::new(access, options);
+    // Off the worker: the console's engine calls run where they are polled (see
+    // `Console::handle_off_worker`).
     Some(Mount::new(monotable_console::PREFIX, move |parts, body| {
         let console = console.clone();
-        Box::pin(async move { console.handle(parts, body).await })
+        Box::pin(async move { console.handle_off_worker(parts, body).await })
     }))
 }
 

@@ -95,6 +95,22 @@ impl Console {
         response
     }
 
+    /// [`Console::handle`] on tokio's blocking pool, for a console mounted on a server whose
+    /// workers answer SDK requests (`monotable serve`). The console reaches an in-process
+    /// engine through the embedded SDK client, which runs each engine call where it is polled:
+    /// a Scan page or a DeleteTable can take milliseconds, and on a worker it would hold up
+    /// every connection that worker serves, which the protocol avoids by sending its own long
+    /// requests to the same pool. Must be called inside a tokio runtime; a console that panics
+    /// answers 500.
+    pub async fn handle_off_worker(&self, parts: http::request::Parts, body: Bytes) -> Response<Bytes> {
+        let console = self.clone();
+        let runtime = tokio::runtime::Handle::current();
+        match tokio::task::spawn_blocking(move || runtime.block_on(console.handle(parts, body))).await {
+            Ok(response) => response,
+            Err(_) => plain(StatusCode::INTERNAL_SERVER_ERROR, "The console failed to answer this request."),
+        }
+    }
+
     async fn route(&self, parts: &http::request::Parts, body: Bytes) -> Response<Bytes> {
         if self.0.options.loopback_only && !host_is_loopback(parts) {
             return plain(StatusCode::FORBIDDEN, "The console answers only on a loopback address.");

@@ -148,30 +148,45 @@ async fn a_malformed_value_gets_the_protocol_servers_message() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_console_mounted_on_the_protocol_port_leaves_the_protocol_alone() {
-    let engine = monotable_engine::Engine::new();
+/// `monotable serve`'s arrangement on a loopback port: the protocol for `engine`, with a
+/// console over the same engine mounted as the CLI mounts it (off the workers). Returns the
+/// address, an SDK client for it, and the sender whose drop stops the server.
+async fn serve_with_console(
+    engine: &monotable_engine::Engine,
+    writable: bool,
+) -> (std::net::SocketAddr, aws_sdk_dynamodb::Client, tokio::sync::oneshot::Sender<()>) {
     let console = Console::new(
         Access::Open(monotable_embedded::client_for(engine.clone())),
-        Options { loopback_only: true, ..Options::default() },
+        Options { loopback_only: true, writable, ..Options::default() },
     );
     let mount = Mount::new(monotable_console::PREFIX, move |parts, body| {
         let console = console.clone();
-        Box::pin(async move { console.handle(parts, body).await })
+        Box::pin(async move { console.handle_off_worker(parts, body).await })
     });
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(monotable_server::serve_with(listener, Service::new(engine), Some(mount), async move {
-        let _ = stopped.await;
-    }));
+    tokio::spawn(monotable_server::serve_with(
+        listener,
+        Service::new(engine.clone()),
+        Some(mount),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .endpoint_url(format!("http://{addr}"))
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("local", "local", None, None, "static"))
         .build();
-    let sdk = aws_sdk_dynamodb::Client::from_conf(config);
+    (addr, aws_sdk_dynamodb::Client::from_conf(config), stop)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_mounted_on_the_protocol_port_leaves_the_protocol_alone() {
+    let engine = monotable_engine::Engine::new();
+    let (addr, sdk, stop) = serve_with_console(&engine, false).await;
     create_table(&sdk, "orders").await;
     let token = tokio::task::spawn_blocking(move || csrf(addr)).await.unwrap();
     let (status, tables) =
@@ -250,4 +265,61 @@ async fn under_verify_the_console_asks_for_a_key_pair_the_endpoint_accepts() {
     for text in [login.1.as_str(), login.2.as_str(), tables.2.as_str()] {
         assert!(!text.contains("s3cret-value"), "a secret reached the page");
     }
+}
+
+/// A console call that takes long holds up no SDK request on the same server: the console runs
+/// off the workers (`Console::handle_off_worker`, as `monotable serve` mounts it). One worker
+/// (a current-thread runtime, as `serve` runs on two cores) serves both here; the console's
+/// PutItem is held inside the engine by the in-flight hook while a GetItem goes over the
+/// protocol. Run on the worker, the held call would block the only thread until the hook gave
+/// up (10 s), and the GetItem would be answered only after it.
+#[tokio::test]
+async fn a_console_call_held_in_the_engine_stalls_no_sdk_request() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Mutex};
+    use std::time::Duration;
+
+    let engine = monotable_engine::Engine::new();
+    let (addr, sdk, _stop) = serve_with_console(&engine, true).await;
+    create_table(&sdk, "orders").await;
+    put(&sdk, "orders", &[("pk", s("o1")), ("sk", s("A"))]).await;
+
+    // From here the next PutItem waits in the engine until released (at most 10 s).
+    let (entered_tx, entered) = mpsc::channel::<()>();
+    let (release, released) = mpsc::channel::<()>();
+    let gate = Mutex::new(Some((entered_tx, released)));
+    let held = Arc::new(AtomicBool::new(false));
+    let holding = held.clone();
+    engine.set_in_flight_hook(Some(Arc::new(move |op| {
+        // Plain writes (PutItem, UpdateItem, DeleteItem) pause under the name "write".
+        if op == "write" {
+            if let Some((entered, released)) = gate.lock().unwrap().take() {
+                holding.store(true, Ordering::SeqCst);
+                let _ = entered.send(());
+                let _ = released.recv_timeout(Duration::from_secs(10));
+                holding.store(false, Ordering::SeqCst);
+            }
+        }
+    })));
+
+    let token = tokio::task::spawn_blocking(move || csrf(addr)).await.unwrap();
+    let console_put = tokio::task::spawn_blocking(move || {
+        call(addr, &token, "put", r#"{"table":"orders","item":{"pk":{"S":"o2"},"sk":{"S":"A"}}}"#)
+    });
+    tokio::task::spawn_blocking(move || entered.recv_timeout(Duration::from_secs(10)))
+        .await
+        .unwrap()
+        .expect("the console's PutItem reached the engine");
+    let got = tokio::time::timeout(
+        Duration::from_secs(5),
+        sdk.get_item().table_name("orders").key("pk", s("o1")).key("sk", s("A")).send(),
+    )
+    .await;
+    let answered_while_held = held.load(Ordering::SeqCst);
+    let _ = release.send(());
+    assert!(got.expect("the GetItem was answered").expect("GetItem").item.is_some());
+    assert!(answered_while_held, "the GetItem waited for the console's held call");
+    let (status, body) = console_put.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    engine.set_in_flight_hook(None);
 }
