@@ -80,6 +80,11 @@ impl Shutdown {
         self.shared.live.load(Ordering::SeqCst)
     }
 
+    /// A handle that reads [`Shutdown::count`] without owning the signal.
+    pub(crate) fn live(&self) -> Live {
+        Live(self.shared.clone())
+    }
+
     /// Tells every watched connection to finish and close, and waits until all have ended.
     pub(crate) async fn shutdown(self) {
         self.shared.stopping.store(true, Ordering::SeqCst);
@@ -92,6 +97,17 @@ impl Shutdown {
             }
             ended.await;
         }
+    }
+}
+
+/// The number of live connections of a [`Shutdown`], readable from the connections' tasks.
+#[derive(Clone)]
+pub(crate) struct Live(Arc<Shared>);
+
+impl Live {
+    /// Watched connections that have not ended, read without ordering: a hint, not a barrier.
+    pub(crate) fn count(&self) -> usize {
+        self.0.live.load(Ordering::Relaxed)
     }
 }
 
