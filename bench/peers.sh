@@ -98,7 +98,8 @@ command_of() {
   local port="$2"
   case "$1" in
     # The ceiling: a fixed `{}` answer on one thread (`monotable bench --serve-ceiling`), the
-    # most one server worker reaches on this machine with this client.
+    # most one server worker reaches on this machine with this client. It coalesces its
+    # answers as `monotable serve` does (`--plain-ceiling` turns that off).
     ceiling) echo "$MONOTABLE bench --serve-ceiling $port" ;;
     monotable) echo "$MONOTABLE serve --host 127.0.0.1 --port $port" ;;
     monotable-disk) echo "$MONOTABLE serve --host 127.0.0.1 --port $port --data-dir $DATA_DIR/monotable-$RANDOM" ;;

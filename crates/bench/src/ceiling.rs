@@ -5,11 +5,16 @@
 //! `bench/peers.sh` run reports how close `monotable serve` comes to it.
 //!
 //! The body is read in full before the answer, as a server must; the request is not parsed.
+//! Like `monotable serve`, it writes an answer only after the other ready requests have been
+//! answered when more than one connection is open (one `yield_now`, see the server's
+//! `transport::coalesce`): without that, the ceiling would sit below what a worker reaches.
+//! [`Coalesce::No`] gives the plain hyper server of the benchmark tables before session 20.
 //! Runs against it skip setup (`--skip-setup`): it has no table to create or load.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use http::{Request, Response};
@@ -29,7 +34,36 @@ const BODY_CRC32: &str = "2745614147";
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-async fn answer(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+/// Whether the ceiling holds an answer back until the other ready requests are answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coalesce {
+    /// As `monotable serve` does, when more than one connection is open.
+    Yes,
+    /// Every answer is written as soon as it is made.
+    No,
+}
+
+/// Open connections, counted by the connection tasks.
+struct Live(Arc<AtomicUsize>);
+
+impl Live {
+    fn new(count: &Arc<AtomicUsize>) -> Live {
+        count.fetch_add(1, Ordering::Relaxed);
+        Live(count.clone())
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+async fn answer(
+    request: Request<Incoming>,
+    coalesce: Coalesce,
+    live: &AtomicUsize,
+) -> Result<Response<Full<Bytes>>, Infallible> {
     // Reading the whole body is part of the work any server does; a broken body still gets
     // the fixed answer.
     let _ = request.into_body().collect().await;
@@ -41,28 +75,39 @@ async fn answer(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Inf
         headers.insert("x-amzn-requestid", v);
     }
     headers.insert("x-amz-crc32", http::HeaderValue::from_static(BODY_CRC32));
+    if coalesce == Coalesce::Yes && live.load(Ordering::Relaxed) > 1 {
+        tokio::task::yield_now().await;
+    }
     Ok(response)
 }
 
 /// Serves the fixed answer on `listener` until the process ends, on the calling thread.
-pub async fn serve_ceiling(listener: TcpListener) -> Result<(), BenchError> {
+pub async fn serve_ceiling(listener: TcpListener, coalesce: Coalesce) -> Result<(), BenchError> {
+    let live = Arc::new(AtomicUsize::new(0));
     loop {
         let (stream, _) = listener.accept().await.map_err(BenchError::Runtime)?;
         let _ = stream.set_nodelay(true);
+        let live = Live::new(&live);
         tokio::task::spawn(async move {
+            let count = &live.0;
             // A connection that fails only ends itself.
-            let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service_fn(answer)).await;
+            let _ = http1::Builder::new()
+                .serve_connection(
+                    TokioIo::new(stream),
+                    service_fn(|request| answer(request, coalesce, count)),
+                )
+                .await;
         });
     }
 }
 
 /// Binds `addr` and runs [`serve_ceiling`] on a single-threaded runtime (one worker, as
 /// `monotable serve` uses on two cores).
-pub fn run_ceiling(addr: SocketAddr) -> Result<(), BenchError> {
+pub fn run_ceiling(addr: SocketAddr, coalesce: Coalesce) -> Result<(), BenchError> {
     let runtime = crate::run::runtime(1)?;
     runtime.block_on(async {
         let listener = TcpListener::bind(addr).await.map_err(BenchError::Runtime)?;
-        serve_ceiling(listener).await
+        serve_ceiling(listener, coalesce).await
     })
 }
 
@@ -89,7 +134,7 @@ mod tests {
         let addr = runtime.block_on(async {
             let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
             let addr = listener.local_addr().unwrap();
-            tokio::spawn(serve_ceiling(listener));
+            tokio::spawn(serve_ceiling(listener, Coalesce::Yes));
             addr
         });
         let mut c = crate::BenchConfig::new(&format!("http://{addr}"), crate::Workload::Get);

@@ -29,7 +29,7 @@ mod startup;
 mod workload;
 
 pub use attack::{Attack, AttackReport};
-pub use ceiling::{run_ceiling, serve_ceiling};
+pub use ceiling::{run_ceiling, serve_ceiling, Coalesce};
 pub use conn::SigningConfig;
 pub use endpoint::Endpoint;
 pub use error::BenchError;

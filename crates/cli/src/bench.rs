@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use monotable_bench::{
-    measure_startup, parse_duration, run_ceiling, Attack, BenchConfig, DataModel, SigningConfig, Stop,
-    Workload,
+    measure_startup, parse_duration, run_ceiling, Attack, BenchConfig, Coalesce, DataModel, SigningConfig,
+    Stop, Workload,
 };
 
 /// Arguments of `monotable bench` (boxed: they are many, and the subcommand enum stays small).
@@ -96,6 +96,11 @@ struct BenchOptions {
     /// answers every request with a fixed `{}`, the most one server worker can reach here.
     #[arg(long, value_name = "PORT", conflicts_with = "startup")]
     serve_ceiling: Option<u16>,
+    /// With --serve-ceiling: write every answer as soon as it is made, instead of after the
+    /// other ready requests as `monotable serve` does (the ceiling of the tables before
+    /// session 20 in docs/BENCHMARKS.md).
+    #[arg(long, requires = "serve_ceiling")]
+    plain_ceiling: bool,
     /// Measure start-up instead of load: run the command after `--`, time it to the first
     /// successful request at --endpoint, read its idle memory, then stop it.
     #[arg(long, requires = "command")]
@@ -167,7 +172,8 @@ fn emit(json_target: Option<&str>, table: &str, json: &str) -> anyhow::Result<()
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let args = args.options;
     if let Some(port) = args.serve_ceiling {
-        run_ceiling(std::net::SocketAddr::from(([127, 0, 0, 1], port)))?;
+        let coalesce = if args.plain_ceiling { Coalesce::No } else { Coalesce::Yes };
+        run_ceiling(std::net::SocketAddr::from(([127, 0, 0, 1], port)), coalesce)?;
         return Ok(());
     }
     if args.startup {
