@@ -7,7 +7,8 @@
 //! The body is read in full before the answer, as a server must; the request is not parsed.
 //! Like `monotable serve`, it writes an answer only after the other ready requests have been
 //! answered when more than one connection is open (one `yield_now`, see the server's
-//! `transport::coalesce`): without that, the ceiling would sit below what a worker reaches.
+//! `transport::coalesce`; the rule is restated here, as the load generator does not depend
+//! on the server): without that, the ceiling would sit below what a worker reaches.
 //! [`Coalesce::No`] gives the plain hyper server of the benchmark tables before session 20.
 //! Runs against it skip setup (`--skip-setup`): it has no table to create or load.
 
