@@ -5,7 +5,7 @@
 #
 #   bench/transfer.sh [--items 4000] [--runs 3] [--segments 4] [--monotable PATH]
 #
-#   export: monotable export --endpoint SRC --table T --out F     vs  aws dynamodb scan --table-name T > F
+#   export: monotable export --endpoint SRC --table T --output F     vs  aws dynamodb scan --table-name T > F
 #   import: monotable import --endpoint DST --table T F           vs  a loop of aws dynamodb batch-write-item,
 #           (table created beforehand, the same for both)             one call per 25 items, from request files
 #                                                                     prepared before the clock starts
@@ -90,7 +90,7 @@ rate() { python3 -c "print(round($ITEMS / ($2 - $1)))"; }
 declare -A results
 for run in $(seq 1 "$RUNS"); do
   # export
-  t0=$(now); "$MT" export --endpoint "$SRC" --table Orders --out mt.jsonl --definition mt.table.json --segments "$SEGMENTS" 2>/dev/null; t1=$(now)
+  t0=$(now); "$MT" export --endpoint "$SRC" --table Orders --output mt.jsonl --definition mt.table.json --segments "$SEGMENTS" 2>/dev/null; t1=$(now)
   results[export_mt]+="$(rate "$t0" "$t1") "
   t0=$(now); "${AWS[@]}" dynamodb scan --endpoint-url "$SRC" --table-name Orders --output json > aws-scan.json; t1=$(now)
   results[export_aws]+="$(rate "$t0" "$t1") "

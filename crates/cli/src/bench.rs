@@ -2,7 +2,6 @@
 //! start-up time and idle memory. The work is done by the `monotable-bench` library; this
 //! file maps command-line arguments onto its configuration and prints the report.
 
-use std::io::Write as _;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -157,15 +156,14 @@ fn emit(json_target: Option<&str>, table: &str, json: &str) -> anyhow::Result<()
     match json_target {
         Some("-") => {
             eprint!("{table}");
-            println!("{json}");
+            crate::output::line(json)?;
         }
         Some(path) => {
-            print!("{table}");
+            crate::output::print(table)?;
             std::fs::write(path, format!("{json}\n")).with_context(|| format!("cannot write {path}"))?;
         }
-        None => print!("{table}"),
+        None => crate::output::print(table)?,
     }
-    std::io::stdout().flush().ok();
     Ok(())
 }
 

@@ -3,8 +3,9 @@
 //!
 //! The console reaches its endpoint only through `aws_sdk_dynamodb::Client`. For `serve` that
 //! client is the in-process one (`monotable-embedded`) over the served engine; for
-//! `monotable console --endpoint URL` it is an SDK client with the standard AWS configuration
-//! chain (environment, profile, SSO, instance role), so real DynamoDB works as is.
+//! `monotable console --endpoint URL` it is the SDK client of [`crate::endpoint`]: the standard
+//! AWS configuration chain (environment, profile, SSO, instance role), so real DynamoDB works as
+//! is, and placeholder credentials for a local endpoint.
 
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
@@ -104,10 +105,10 @@ pub fn run(args: ConsoleArgs) -> anyhow::Result<()> {
         .build()
         .context("could not start the async runtime")?;
     runtime.block_on(async move {
-        // The same client `monotable export/import --endpoint` use: the standard AWS chain,
+        // The client every `--endpoint` gets (crate::endpoint): the standard AWS chain,
         // us-east-1 by default, placeholder credentials for a loopback endpoint without any.
-        let endpoint = args.endpoint.as_deref().unwrap_or("aws");
-        let client = monotable_transfer::connect(endpoint).await;
+        let endpoint = args.endpoint.as_deref().unwrap_or(crate::endpoint::AWS);
+        let client = crate::endpoint::client(endpoint, crate::endpoint::Retries::Standard).await;
         let label = match &args.endpoint {
             Some(url) => url.clone(),
             None => {

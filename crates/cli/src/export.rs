@@ -12,13 +12,14 @@ use monotable_engine::{DescribeTableInput, Engine};
 use monotable_store::indicatif::{ProgressBar, ProgressStyle};
 use monotable_store::{export_table, export_to_path, TableDefinition};
 
-use crate::transfer::{summary, TransferArgs};
+use crate::endpoint::Retries;
+use crate::transfer::{summary, ReadLimit, TransferArgs};
 
 /// Arguments of `monotable export`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  monotable export --data-dir ./data --table Orders\n  \
     (writes Orders.jsonl and Orders.table.json; the data directory must not be in use by a server)\n  \
-    monotable export --endpoint http://127.0.0.1:8000 --table Orders --out Orders.jsonl.gz --segments 8\n  \
+    monotable export --endpoint http://127.0.0.1:8000 --table Orders --output Orders.jsonl.gz --segments 8\n  \
     (any endpoint, a running server included; interrupted? rerun with --resume)")]
 #[command(group = clap::ArgGroup::new("source").required(true).args(["data_dir", "endpoint"]))]
 pub struct ExportArgs {
@@ -34,13 +35,15 @@ pub struct ExportArgs {
     table: String,
     /// Where to write the items (`-` for standard output; a name ending in `.gz` is
     /// gzip-compressed, as DynamoDB's export to S3 writes). Default: TABLE.jsonl.
-    #[arg(long, short, visible_alias = "out")]
+    #[arg(long, short)]
     output: Option<PathBuf>,
     /// Where to write the table definition. Default: TABLE.table.json.
     #[arg(long)]
     definition: Option<PathBuf>,
     #[command(flatten)]
     transfer: TransferArgs,
+    #[command(flatten)]
+    read: ReadLimit,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
@@ -96,10 +99,10 @@ fn run_endpoint(args: ExportArgs) -> anyhow::Result<()> {
         "an export from an endpoint is written to a file (it is resumable)"
     );
     let def_path = args.definition.unwrap_or_else(|| PathBuf::from(format!("{}.table.json", args.table)));
-    let options = args.transfer.options()?;
+    let options = args.transfer.options(Some(&args.read), None)?;
     let hint = options.checkpoint.clone().unwrap_or_else(|| monotable_transfer::export_checkpoint(&output));
     let report = crate::transfer::run(hint.display().to_string(), || async {
-        let client = monotable_transfer::connect(&endpoint).await;
+        let client = crate::endpoint::client(&endpoint, Retries::Off).await;
         monotable_transfer::export(&client, &endpoint, &args.table, &output, &def_path, &options).await
     })?;
     let what = format!("of {} to {}; definition in {}", args.table, output.display(), def_path.display());

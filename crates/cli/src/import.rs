@@ -12,7 +12,8 @@ use monotable_engine::Engine;
 use monotable_store::indicatif::{ProgressBar, ProgressStyle};
 use monotable_store::{import_file, ImportOptions, TableDefinition, TransferError};
 
-use crate::transfer::{summary, TransferArgs};
+use crate::endpoint::Retries;
+use crate::transfer::{summary, TransferArgs, WriteLimit};
 
 /// Arguments of `monotable import`.
 #[derive(Debug, clap::Args)]
@@ -44,6 +45,8 @@ pub struct ImportArgs {
     table: Option<String>,
     #[command(flatten)]
     transfer: TransferArgs,
+    #[command(flatten)]
+    write: WriteLimit,
 }
 
 pub fn run(mut args: ImportArgs) -> anyhow::Result<()> {
@@ -121,10 +124,10 @@ fn run_endpoint(args: ImportArgs, input: PathBuf) -> anyhow::Result<()> {
         }
         (None, None) => anyhow::bail!("give --table, or a --definition naming the table"),
     };
-    let options = args.transfer.options()?;
+    let options = args.transfer.options(None, Some(&args.write))?;
     let hint = options.checkpoint.clone().unwrap_or_else(|| monotable_transfer::import_checkpoint(&input));
     let report = crate::transfer::run(hint.display().to_string(), || async {
-        let client = monotable_transfer::connect(&endpoint).await;
+        let client = crate::endpoint::client(&endpoint, Retries::Off).await;
         monotable_transfer::import(&client, &endpoint, &table, &input, definition.as_ref(), &options).await
     })?;
     eprintln!("{}", summary("imported", &report, &format!("from {} into {table}", input.display())));

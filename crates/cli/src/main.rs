@@ -15,14 +15,18 @@ mod bench;
 mod console;
 mod copy;
 mod design;
+mod endpoint;
 mod export;
 mod import;
+mod output;
 mod serve;
 mod transfer;
 
+// The summary in `--help` is this struct's doc comment, not the package description (which
+// names only some of the subcommands), so it stays true of every subcommand listed under it.
 /// monotable: a DynamoDB-compatible engine and single-table toolkit.
 #[derive(Debug, Parser)]
-#[command(name = "monotable", version, about)]
+#[command(name = "monotable", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -48,7 +52,7 @@ enum Command {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    match cli.command {
+    let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Export(args) => export::run(args),
@@ -56,5 +60,9 @@ fn main() -> anyhow::Result<()> {
         Command::Copy(args) => copy::run(args),
         Command::Design(args) => design::run(args),
         Command::Console(args) => console::run(args),
+    };
+    if let Err(e) = &result {
+        output::exit_if_broken_pipe(e);
     }
+    result
 }

@@ -156,10 +156,9 @@ async fn serve(
     };
     let banner = format!(
         "monotable is serving DynamoDB on {endpoint} ({storage_note}; {auth_note})\n\
-         Point the aws CLI at it:\n  \
-         AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1 \\\n    \
-         aws dynamodb list-tables --endpoint-url {endpoint}\n\
+         {aws_cli}  aws dynamodb list-tables --endpoint-url {endpoint}\n\
          {console_note}Stop with Ctrl-C.\n",
+        aws_cli = aws_cli_credentials(&auth),
         console_note = if console.is_some() {
             format!("The web console is at {endpoint}/console/\n")
         } else {
@@ -176,6 +175,23 @@ async fn serve(
     monotable_server::serve_with(listener, service, console, shutdown).await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The banner's lines before `aws dynamodb list-tables`: how to give the aws CLI credentials
+/// the server takes. Under `--auth verify` only a configured key pair works; the banner says
+/// so and never prints a secret.
+fn aws_cli_credentials(auth: &Auth) -> &'static str {
+    match auth {
+        Auth::Verify(_) => {
+            "Point the aws CLI at it with one of the key pairs of --credentials or MONOTABLE_CREDENTIALS:\n  \
+             AWS_ACCESS_KEY_ID=<its access key id> AWS_SECRET_ACCESS_KEY=<its secret> \\\n  \
+             AWS_DEFAULT_REGION=us-east-1 \\\n  "
+        }
+        _ => {
+            "Point the aws CLI at it (any key pair will do):\n  \
+             AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1 \\\n  "
+        }
+    }
 }
 
 pub(crate) fn init_logging() {

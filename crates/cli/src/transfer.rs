@@ -7,24 +7,17 @@ use std::path::PathBuf;
 
 use monotable_transfer::{Options, ProgressMode, RateUnit, Report};
 
-/// Options of a transfer with an endpoint.
+/// Options of every transfer with an endpoint. The capacity limits are in [`ReadLimit`] and
+/// [`WriteLimit`], flattened only into the commands that read or write with them, so that no
+/// command lists an option it ignores.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TransferArgs {
     /// Parallel Scan segments (export, copy) or parallel writers (import).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
     segments: u32,
     /// Limit the transfer to this many items per second (all segments together).
-    #[arg(long, value_name = "ITEMS", conflicts_with_all = ["max_wcu", "max_rcu"])]
+    #[arg(long, value_name = "ITEMS", group = "rate_limit")]
     rate: Option<f64>,
-    /// Limit writes to this many write capacity units per second (import, copy).
-    #[arg(long, value_name = "UNITS", conflicts_with = "max_rcu")]
-    max_wcu: Option<f64>,
-    /// Limit reads to this many read capacity units per second (export, copy).
-    #[arg(long, value_name = "UNITS")]
-    max_rcu: Option<f64>,
-    /// Items per Scan page (Scan's Limit). Default: 1 MB pages.
-    #[arg(long, value_name = "ITEMS")]
-    page_size: Option<u32>,
     /// Continue an interrupted run from its checkpoint.
     #[arg(long)]
     resume: bool,
@@ -34,16 +27,37 @@ pub struct TransferArgs {
     checkpoint: Option<PathBuf>,
 }
 
+/// The options of a transfer that scans a table (export, copy).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReadLimit {
+    /// Limit reads to this many read capacity units per second.
+    #[arg(long, value_name = "UNITS", group = "rate_limit")]
+    max_rcu: Option<f64>,
+    /// Items per Scan page (Scan's Limit). Default: 1 MB pages.
+    #[arg(long, value_name = "ITEMS")]
+    page_size: Option<u32>,
+}
+
+/// The options of a transfer that writes a table (import, copy).
+#[derive(Debug, Clone, clap::Args)]
+pub struct WriteLimit {
+    /// Limit writes to this many write capacity units per second.
+    #[arg(long, value_name = "UNITS", group = "rate_limit")]
+    max_wcu: Option<f64>,
+}
+
 impl TransferArgs {
-    /// The library's options for these arguments.
-    pub fn options(&self) -> anyhow::Result<Options> {
+    /// The library's options for these arguments and the command's limits, if it has them.
+    /// At most one rate limit is given: the options share the clap group `rate_limit`.
+    pub fn options(&self, read: Option<&ReadLimit>, write: Option<&WriteLimit>) -> anyhow::Result<Options> {
         let mut o = Options::default();
         o.segments = self.segments;
-        o.page_size = self.page_size;
+        o.page_size = read.and_then(|r| r.page_size);
         o.resume = self.resume;
         o.checkpoint = self.checkpoint.clone();
         o.progress = ProgressMode::for_stderr();
-        let rate = match (self.rate, self.max_wcu.or(self.max_rcu)) {
+        let units = write.and_then(|w| w.max_wcu).or(read.and_then(|r| r.max_rcu));
+        let rate = match (self.rate, units) {
             (Some(r), _) => Some((r, RateUnit::Items)),
             (None, Some(units)) => Some((units, RateUnit::CapacityUnits)),
             (None, None) => None,

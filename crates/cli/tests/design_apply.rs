@@ -258,3 +258,35 @@ fn apply_says_plainly_what_only_a_new_table_can_change() {
     assert!(out.contains("not done: ! table key"), "{out}");
     assert!(out.contains("2 difference(s) need a new table"), "{out}");
 }
+
+#[test]
+fn endpoint_aws_takes_the_endpoint_and_credentials_from_the_aws_configuration() {
+    // `--endpoint aws` is Amazon DynamoDB as the AWS configuration resolves it; the
+    // configuration's `AWS_ENDPOINT_URL_DYNAMODB` points it at the test server instead.
+    let server = start();
+    let file = design_file("aws.yaml", DESIGN);
+    let home = tempfile::tempdir().unwrap();
+    let run = |verb: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_monotable"))
+            .args(["design", verb, file.to_str().unwrap(), "--endpoint", "aws"])
+            .env("AWS_ENDPOINT_URL_DYNAMODB", &server.endpoint)
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_REGION", "eu-west-1")
+            .env("HOME", home.path())
+            .env_remove("AWS_PROFILE")
+            .output()
+            .unwrap();
+        let text =
+            format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        (out.status.code(), text)
+    };
+    let (code, text) = run("apply");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(&format!("created table {TABLE}")), "{text}");
+    let (code, text) = run("diff");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(&format!("table {TABLE} matches")), "{text}");
+    let described = server.runtime.block_on(server.client.describe_table().table_name(TABLE).send());
+    assert!(described.is_ok(), "the table is on the server the AWS configuration named");
+}

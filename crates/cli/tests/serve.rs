@@ -129,24 +129,32 @@ fn malformed_credentials_never_echo_the_secret() {
 }
 
 #[test]
-fn verify_mode_starts_with_credentials_from_the_environment() {
-    let served = {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_monotable"))
-            .args(["serve", "--port", "0", "--auth", "verify"])
-            .env("MONOTABLE_CREDENTIALS", "AKID1:secret-one")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("monotable starts");
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).unwrap();
-        assert!(first.contains("verifying SigV4 signatures for 1 access key(s)"), "{first}");
-        assert!(!first.contains("secret-one"));
-        let endpoint =
-            first.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_default().to_string();
-        Served { child, endpoint, banner: first }
-    };
+fn verify_mode_starts_with_environment_credentials_and_its_banner_asks_for_one_of_them() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_monotable"))
+        .args(["serve", "--port", "0", "--auth", "verify"])
+        .env("MONOTABLE_CREDENTIALS", "AKID1:secret-one")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("monotable starts");
+    let mut banner = String::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.unwrap();
+        banner.push_str(&line);
+        banner.push('\n');
+        if line.starts_with("Stop with") {
+            break;
+        }
+    }
+    assert!(banner.contains("verifying SigV4 signatures for 1 access key(s)"), "{banner}");
+    // The accept mode's `local`/`local` pair is refused under verify: the banner must not offer it.
+    assert!(!banner.contains("AWS_ACCESS_KEY_ID=local"), "{banner}");
+    assert!(banner.contains("one of the key pairs of --credentials or MONOTABLE_CREDENTIALS"), "{banner}");
+    assert!(banner.contains("aws dynamodb list-tables --endpoint-url http://127.0.0.1:"), "{banner}");
+    assert!(!banner.contains("secret-one"), "{banner}");
+    let endpoint = banner.split_whitespace().find(|w| w.starts_with("http://")).unwrap().to_string();
+    let served = Served { child, endpoint, banner };
     assert!(get_root(&served.endpoint).starts_with("HTTP/1.1 200"));
     signal_and_wait(served, "-TERM");
 }

@@ -127,7 +127,7 @@ fn import_export_and_copy_through_the_cli_agree_and_log_plainly_off_a_terminal()
     assert!(!stderr(&out).contains('\u{1b}') && !stderr(&out).contains('\r'), "no bar off a terminal");
 
     let out = monotable(
-        &["export", "--endpoint", e, "--table", "Orders", "--out", "out.jsonl", "--segments", "3"],
+        &["export", "--endpoint", e, "--table", "Orders", "--output", "out.jsonl", "--segments", "3"],
         dir.path(),
     );
     assert!(out.status.success(), "export failed: {}", stderr(&out));
@@ -140,8 +140,10 @@ fn import_export_and_copy_through_the_cli_agree_and_log_plainly_off_a_terminal()
     let to = format!("{e}/OrdersCopy");
     let out = monotable(&["copy", "--from", &from, "--to", &to, "--segments", "2"], dir.path());
     assert!(out.status.success(), "copy failed: {}", stderr(&out));
-    let out =
-        monotable(&["export", "--endpoint", e, "--table", "OrdersCopy", "--out", "copy.jsonl"], dir.path());
+    let out = monotable(
+        &["export", "--endpoint", e, "--table", "OrdersCopy", "--output", "copy.jsonl"],
+        dir.path(),
+    );
     assert!(out.status.success(), "export of the copy failed: {}", stderr(&out));
     assert_same_lines(&sorted_lines(&dir.path().join("copy.jsonl")), &input);
 }
@@ -159,7 +161,7 @@ fn the_progress_bar_draws_on_a_terminal() {
     // `script` gives the command a pseudo-terminal and copies what it draws to our pipe. The
     // rate limit makes the export last about two seconds, long enough for several redraws.
     let command = format!(
-        "{} export --endpoint {e} --table Orders --out tty.jsonl --rate 1000 --segments 2",
+        "{} export --endpoint {e} --table Orders --output tty.jsonl --rate 1000 --segments 2",
         env!("CARGO_BIN_EXE_monotable")
     );
     let out = Command::new("script")
@@ -224,7 +226,7 @@ fn ctrl_c_leaves_a_checkpoint_that_resume_completes() {
     assert!(out.status.success(), "resume failed: {}", stderr(&out));
     assert!(stderr(&out).contains("copied 4000 items"), "{}", stderr(&out));
     assert!(stderr(&out).contains("by the interrupted run"), "{}", stderr(&out));
-    let out = monotable(&["export", "--endpoint", e, "--table", "Target", "--out", "t.jsonl"], dir.path());
+    let out = monotable(&["export", "--endpoint", e, "--table", "Target", "--output", "t.jsonl"], dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let mut input = sorted_lines(&dir.path().join("in.jsonl"));
     input.dedup();

@@ -87,6 +87,15 @@ pub fn entity(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
     }
     let version = entity_attrs.version.as_ref().map(&find).transpose()?;
+    if let (Some(name), Some(field)) = (&entity_attrs.version, version) {
+        if !crate::field_type::is_version_type(&field.ty) {
+            let ty = crate::field_type::type_text(&field.ty);
+            return Err(syn::Error::new(
+                name.span(),
+                format!("the version field `{name}` has type `{ty}`; a version must be an `i64` or a `u64` (the library stores 1 on create and one more on every write, and reads it as an i64)"),
+            ));
+        }
+    }
     let ttl = entity_attrs.ttl.as_ref().map(&find).transpose()?;
     let unique = entity_attrs.unique.iter().map(&find).collect::<syn::Result<Vec<_>>>()?;
 
@@ -293,13 +302,10 @@ fn multi_key_fields<'a>(
                 ));
             };
             let Some(ty) = crate::field_type::key_scalar(&f.ty) else {
-                let ty = &f.ty;
+                let ty = crate::field_type::type_text(&f.ty);
                 return Err(syn::Error::new(
                     name.span(),
-                    format!(
-                        "`{name}` has type `{}`; a multi-attribute key field must be a `String` (stored as S) or an integer (N), optionally in an `Option`",
-                        quote!(#ty).to_string().replace(' ', "")
-                    ),
+                    format!("`{name}` has type `{ty}`; a multi-attribute key field must be a `String` (stored as S) or an integer (N), optionally in an `Option`"),
                 ));
             };
             let (n, a) = (name.to_string(), &f.attr);

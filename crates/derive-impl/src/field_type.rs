@@ -46,6 +46,11 @@ fn name(ty: &Type) -> Option<&'static str> {
     })
 }
 
+/// `ty` as a diagnostic names it: its tokens without spaces (`Option<i64>`).
+pub fn type_text(ty: &Type) -> String {
+    quote!(#ty).to_string().replace(' ', "")
+}
+
 /// The DynamoDB scalar type (`"S"` or `"N"`) a field of Rust type `ty` is stored as when it
 /// is part of a multi-attribute index key, or `None` if the type cannot be one. Only types
 /// whose serde form is decided by the type and that can fill a [`KeyPart`] qualify: `String`
@@ -67,4 +72,22 @@ pub fn key_scalar(ty: &Type) -> Option<&'static str> {
         },
         _ => None,
     }
+}
+
+/// The Rust types a `version` field may have: integers that hold every version the library
+/// stores. `monotable` writes the version as a number, 1 on `create` and one more on every
+/// write, reads it back as an `i64` (`Update::expect_version`, `ConflictReason::
+/// VersionMismatch`), and requires it on every `put`, so the field is never absent (no
+/// `Option`) and never narrower than the versions it may reach (no `i32`, `u8`, ...).
+pub const VERSION_TYPES: [&str; 2] = ["i64", "u64"];
+
+/// Whether `ty` is one of [`VERSION_TYPES`], by its last path segment (`i64`,
+/// `std::primitive::i64`). A type alias is not seen through and is refused.
+pub fn is_version_type(ty: &Type) -> bool {
+    let Type::Path(p) = ty else { return false };
+    p.qself.is_none()
+        && p.path
+            .segments
+            .last()
+            .is_some_and(|s| s.arguments.is_empty() && VERSION_TYPES.iter().any(|t| s.ident == t))
 }

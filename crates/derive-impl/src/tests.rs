@@ -156,3 +156,21 @@ fn a_field_list_index_emits_its_typed_key_fields_and_the_equivalent_template() {
     assert!(out.contains("ScalarType :: N"), "{out}");
     assert!(out.contains("\"{org_id}#{queue}\""), "{out}");
 }
+
+#[test]
+fn a_version_field_is_an_i64_or_a_u64_and_nothing_else() {
+    for ty in [quote!(i64), quote!(u64), quote!(std::primitive::i64)] {
+        let out = expand(quote! {
+            #[entity(pk = "ORG#{org_id}", sk = "RECORD#{id}", version = v)]
+            struct Record { org_id: String, id: String, v: #ty }
+        });
+        assert!(!out.contains("compile_error"), "{ty}: {out}");
+    }
+    for ty in [quote!(String), quote!(Option<i64>), quote!(i32), quote!(u8), quote!(f64), quote!(Version)] {
+        let out = expand(quote! {
+            #[entity(pk = "ORG#{org_id}", sk = "RECORD#{id}", version = v)]
+            struct Record { org_id: String, id: String, v: #ty }
+        });
+        assert!(out.contains("the version field `v` has type"), "{ty}: {out}");
+    }
+}

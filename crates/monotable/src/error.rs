@@ -91,6 +91,19 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// The table does not exist at the client's endpoint, or is not ACTIVE yet: DynamoDB's
+    /// `ResourceNotFoundException`, which the DynamoDB API reference documents for a table
+    /// (or index) that is missing or not ACTIVE; a Query on a missing index of an existing
+    /// table gets a `ValidationException` instead. Deployed tables come from the design (`monotable design
+    /// apply`, or [`Table::cloudformation_resource`](crate::Table::cloudformation_resource));
+    /// development and tests call [`Table::create_for_development`](crate::Table::create_for_development).
+    #[error("table `{table}` does not exist at this endpoint, or is not ACTIVE yet ({operation}); create it with `monotable design apply DESIGN --endpoint URL`, or call `Table::create_for_development()` in development and tests")]
+    TableNotFound {
+        /// The table name.
+        table: String,
+        /// The DynamoDB operation.
+        operation: &'static str,
+    },
     /// Any other failure of the database or the transport.
     #[error("backend error during {operation}: {message}")]
     Backend {
@@ -258,6 +271,20 @@ fn describe_actions(actions: &[ActionOutcome]) -> String {
         .map(|(i, a)| format!("action {i}: {a:?}"))
         .collect();
     failed.join(", ")
+}
+
+impl Error {
+    /// This error of a request on `table`, with `ResourceNotFoundException` turned into
+    /// [`Error::TableNotFound`]: on the item operations the library sends, that code means the
+    /// table is missing or not ACTIVE (a missing index is a `ValidationException`).
+    pub(crate) fn on_table(self, table: &str) -> Self {
+        match self {
+            Error::Backend { operation, code: Some(code), .. } if code == "ResourceNotFoundException" => {
+                Error::TableNotFound { table: table.to_string(), operation }
+            }
+            other => other,
+        }
+    }
 }
 
 /// Result alias.

@@ -1,6 +1,7 @@
 //! # monotable — the single-table toolkit
 //!
-//! Typed repositories over one DynamoDB table, following the data standard (rules S1–S22):
+//! Typed repositories over one DynamoDB table, following the single-table standard (rules
+//! S1–S22, docs/STANDARD.md in the repository, which names the API that enforces each rule):
 //! entity types with key templates, tenant scopes obtained only from a verified caller,
 //! authenticated cursors with full pages, optimistic concurrency, idempotent and unique writes,
 //! transactions and batches. It talks only to an [`aws_sdk_dynamodb::Client`], so the same code

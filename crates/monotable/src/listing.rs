@@ -293,7 +293,7 @@ pub(crate) async fn fill_page<P>(
             *s = start.take();
         }
         ask = (ask.saturating_mul(2)).min(MAX_PAGE);
-        let out = send(&table.inner.client, "query", req.clone()).await?;
+        let out = send(&table.inner, "query", req.clone()).await?;
         let room = wanted - items.len();
         let mut got = out.items;
         let overflow = got.len() > room;

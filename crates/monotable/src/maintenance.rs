@@ -51,7 +51,7 @@ impl Maintenance {
                 limit: Some(limit.max(1)),
                 start,
             };
-            let out = send(&self.table.inner.client, "*", req).await?;
+            let out = send(&self.table.inner, "*", req).await?;
             Ok(ScanPage { items: out.items, next: out.last_key })
         }
         .instrument(span)

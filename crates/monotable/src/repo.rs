@@ -111,7 +111,7 @@ impl<T: Entity> Repository<T> {
     }
 
     pub(crate) async fn send(&self, req: Request) -> Result<Response, Error> {
-        send(&self.table.inner.client, self.schema().type_name, req).await
+        send(&self.table.inner, self.schema().type_name, req).await
     }
 
     /// The scope's tenant value, required when the type has a tenant.

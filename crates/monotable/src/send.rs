@@ -15,6 +15,7 @@ use aws_sdk_dynamodb::Client;
 use crate::entity::Item;
 use crate::error::{backend, code_of, ActionOutcome, ConflictReason, Error};
 use crate::request::{Request, TxAction};
+use crate::table::Inner;
 
 /// What came back.
 #[derive(Debug, Default)]
@@ -91,8 +92,14 @@ macro_rules! paged {
     }};
 }
 
+/// Sends `req` (on `table`'s table) with `table`'s client. A missing table is
+/// [`Error::TableNotFound`], naming it.
+pub(crate) async fn send(table: &Inner, entity: &'static str, req: Request) -> Result<Response, Error> {
+    send_request(&table.client, entity, req).await.map_err(|e| e.on_table(&table.name))
+}
+
 /// Sends `req`, moving its parts into the SDK's input (no copies of items or placeholders).
-pub(crate) async fn send(client: &Client, entity: &'static str, req: Request) -> Result<Response, Error> {
+async fn send_request(client: &Client, entity: &'static str, req: Request) -> Result<Response, Error> {
     let total = capacity();
     match req {
         Request::GetItem { table, key, projection, ph, consistent } => {

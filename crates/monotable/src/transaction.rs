@@ -166,7 +166,7 @@ impl Transaction {
             actions = self.actions.len(),
             consumed_capacity = tracing::field::Empty
         );
-        send(&self.table.inner.client, "*", req).instrument(span).await.map(|_| ())
+        send(&self.table.inner, "*", req).instrument(span).await.map(|_| ())
     }
 }
 

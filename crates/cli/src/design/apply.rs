@@ -13,6 +13,8 @@ use clap::Args;
 use monotable_design::deploy::diff;
 
 use super::diff::Target;
+use crate::endpoint::Retries;
+use crate::output::line;
 
 /// `design apply` arguments.
 #[derive(Debug, Args)]
@@ -31,43 +33,43 @@ pub fn run(args: ApplyArgs) -> anyhow::Result<()> {
     let desired = args.target.desired()?;
     let runtime = super::runtime()?;
     let differs = runtime.block_on(async {
-        let client = super::live::client(&args.target.endpoint);
+        let client = crate::endpoint::client(&args.target.endpoint, Retries::Standard).await;
         let name = &desired.name;
         let Some(live) = super::live::describe(&client, name).await? else {
             super::live::create(&client, &desired).await?;
-            println!("created table {name}");
+            line(format_args!("created table {name}"))?;
             return anyhow::Ok(false);
         };
         let drift = diff(&desired, &live);
         if drift.is_empty() {
-            println!("table {name} matches {}: nothing to do", args.target.file.display());
+            line(format_args!("table {name} matches {}: nothing to do", args.target.file.display()))?;
             return Ok(false);
         }
         let refused: Vec<_> = drift.iter().filter(|d| d.destructive() && !d.needs_new_table()).collect();
         if !args.allow_destructive && !refused.is_empty() {
             for d in &drift {
-                println!("{d}");
+                line(format_args!("{d}"))?;
             }
-            println!(
+            line(format_args!(
                 "refused: {} destructive change(s); nothing was changed (rerun with --allow-destructive)",
                 refused.len()
-            );
+            ))?;
             return Ok(true);
         }
         let mut left = 0;
         for d in &drift {
             if d.needs_new_table() {
-                println!("not done: {d}");
+                line(format_args!("not done: {d}"))?;
                 left += 1;
                 continue;
             }
             super::live::apply(&client, &desired, &d.change, Some(&live)).await?;
-            println!("done: {}: now {}", d.subject, d.design);
+            line(format_args!("done: {}: now {}", d.subject, d.design))?;
         }
         if left > 0 {
-            println!(
+            line(format_args!(
                 "{left} difference(s) need a new table: create one from the design and copy the items over"
-            );
+            ))?;
         }
         Ok(left > 0)
     })?;

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use monotable_design::{check, Severity};
 
+use crate::output::line;
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Format {
     Text,
@@ -25,14 +27,18 @@ pub fn run(args: CheckArgs) -> anyhow::Result<()> {
     let design = super::read(&args.file)?;
     let findings = check(&design);
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&findings)?),
+        Format::Json => line(serde_json::to_string_pretty(&findings)?)?,
         Format::Text => {
             for f in &findings {
                 let sev = if f.severity == Severity::Error { "error" } else { "warning" };
-                println!("{sev}[{}] {}: {}\n  fix: {}", f.rule, f.subject, f.message, f.hint);
+                line(format_args!("{sev}[{}] {}: {}\n  fix: {}", f.rule, f.subject, f.message, f.hint))?;
             }
             let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
-            println!("{}: {errors} error(s), {} warning(s)", args.file.display(), findings.len() - errors);
+            line(format_args!(
+                "{}: {errors} error(s), {} warning(s)",
+                args.file.display(),
+                findings.len() - errors
+            ))?;
         }
     }
     if findings.iter().any(|f| f.severity == Severity::Error) {

@@ -9,13 +9,17 @@ use std::path::PathBuf;
 use clap::Args;
 use monotable_design::deploy::{diff, TableShape};
 
+use crate::endpoint::Retries;
+use crate::output::line;
+
 /// Where the live table is: shared by `design diff` and `design apply`.
 #[derive(Debug, Args)]
 pub struct Target {
     /// The design file (JSON or YAML).
     pub file: PathBuf,
-    /// The DynamoDB endpoint, e.g. `http://127.0.0.1:8000` or `https://dynamodb.eu-west-1.amazonaws.com`.
-    #[arg(long)]
+    /// The DynamoDB endpoint: a URL such as `http://127.0.0.1:8000`, or `aws` for Amazon
+    /// DynamoDB (endpoint, region and credentials from the standard AWS configuration).
+    #[arg(long, value_name = "URL")]
     pub endpoint: String,
     /// Stage of the table name `<app>-<stage>-<model>` (S19).
     #[arg(long, default_value = "dev")]
@@ -48,17 +52,17 @@ pub fn run(args: DiffArgs) -> anyhow::Result<()> {
     let desired = args.target.desired()?;
     let runtime = super::runtime()?;
     let drifted = runtime.block_on(async {
-        let client = super::live::client(&args.target.endpoint);
+        let client = crate::endpoint::client(&args.target.endpoint, Retries::Standard).await;
         let Some(live) = super::live::describe(&client, &desired.name).await? else {
-            println!("+ table {}: live missing (apply creates it)", desired.name);
+            line(format_args!("+ table {}: live missing (apply creates it)", desired.name))?;
             return anyhow::Ok(true);
         };
         let drift = diff(&desired, &live);
         for d in &drift {
-            println!("{d}");
+            line(format_args!("{d}"))?;
         }
         if drift.is_empty() {
-            println!("table {} matches {}", desired.name, args.target.file.display());
+            line(format_args!("table {} matches {}", desired.name, args.target.file.display()))?;
         }
         Ok(!drift.is_empty())
     })?;

@@ -1,4 +1,4 @@
-//! `monotable design iac FILE --format cloudformation|cloudformation-yaml|terraform [-o OUT]`.
+//! `monotable design iac FILE --format cloudformation|cloudformation-yaml|terraform [-o/--output FILE]`.
 
 use std::path::PathBuf;
 
@@ -22,7 +22,7 @@ pub struct IacArgs {
     format: Format,
     /// Write here instead of standard output.
     #[arg(short = 'o', long)]
-    out: Option<PathBuf>,
+    output: Option<PathBuf>,
 }
 
 pub fn run(args: IacArgs) -> anyhow::Result<()> {
@@ -32,5 +32,5 @@ pub fn run(args: IacArgs) -> anyhow::Result<()> {
         Format::CloudformationYaml => iac::cloudformation_yaml(&design),
         Format::Terraform => iac::terraform(&design),
     };
-    super::emit(args.out.as_deref(), &text)
+    super::emit(args.output.as_deref(), &text)
 }

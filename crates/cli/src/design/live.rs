@@ -1,15 +1,11 @@
 //! The live table over the DynamoDB API (any endpoint, through the AWS SDK): reading it into a
 //! [`TableShape`] and carrying out the [`Change`]s `design apply` decides on.
-//!
-//! Credentials come from `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`
-//! and the region from `AWS_REGION` or `AWS_DEFAULT_REGION` (default `us-east-1`); without
-//! keys the client signs with placeholder keys, which a local `monotable serve` accepts.
+//! The client is the one every `--endpoint` gets ([`crate::endpoint`]).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction,
     GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement, KeyType, LocalSecondaryIndex,
@@ -22,22 +18,6 @@ use monotable_design::{Billing, Projection, StreamView};
 
 /// How long apply waits for a table or index to become ACTIVE.
 const ACTIVE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
-
-/// A client for `endpoint` with credentials and region from the environment.
-pub(crate) fn client(endpoint: &str) -> Client {
-    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-    let key = env("AWS_ACCESS_KEY_ID").unwrap_or_else(|| "monotable".into());
-    let secret = env("AWS_SECRET_ACCESS_KEY").unwrap_or_else(|| "monotable".into());
-    let region =
-        env("AWS_REGION").or_else(|| env("AWS_DEFAULT_REGION")).unwrap_or_else(|| "us-east-1".into());
-    let config = aws_sdk_dynamodb::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new(region))
-        .credentials_provider(Credentials::new(key, secret, env("AWS_SESSION_TOKEN"), None, "environment"))
-        .endpoint_url(endpoint)
-        .build();
-    Client::from_conf(config)
-}
 
 fn elements(list: &[KeySchemaElement]) -> (Vec<String>, Vec<String>) {
     let of = |t: KeyType| {

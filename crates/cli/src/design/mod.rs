@@ -60,13 +60,10 @@ pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     rt.context("could not start the async runtime")
 }
 
-/// Writes to `-o FILE` or standard output.
-pub(crate) fn emit(out: Option<&std::path::Path>, text: &str) -> anyhow::Result<()> {
-    match out {
+/// Writes to `-o/--output FILE` or standard output.
+pub(crate) fn emit(output: Option<&std::path::Path>, text: &str) -> anyhow::Result<()> {
+    match output {
         Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
-        None => {
-            print!("{text}");
-            Ok(())
-        }
+        None => Ok(crate::output::print(text)?),
     }
 }

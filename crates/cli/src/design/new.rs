@@ -1,4 +1,4 @@
-//! `monotable design new [-o FILE]`: a starting design that checks clean.
+//! `monotable design new [-o/--output FILE]`: a starting design that checks clean.
 
 use std::path::PathBuf;
 
@@ -22,7 +22,7 @@ pub struct NewArgs {
     model: String,
     /// Write here instead of standard output.
     #[arg(short = 'o', long)]
-    out: Option<PathBuf>,
+    output: Option<PathBuf>,
 }
 
 fn field(name: &str) -> Field {
@@ -68,5 +68,5 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         "# yaml-language-server: $schema=https://example.invalid/monotable/design.schema.json\n{}",
         design.to_yaml()
     );
-    super::emit(args.out.as_deref(), &text)
+    super::emit(args.output.as_deref(), &text)
 }

@@ -1,4 +1,4 @@
-//! `monotable design show FILE --markdown|--svg|--html [-o OUT]`.
+//! `monotable design show FILE --markdown|--svg|--html [-o/--output FILE]`.
 
 use std::path::PathBuf;
 
@@ -21,7 +21,7 @@ pub struct ShowArgs {
     html: bool,
     /// Write here instead of standard output.
     #[arg(short = 'o', long)]
-    out: Option<PathBuf>,
+    output: Option<PathBuf>,
 }
 
 pub fn run(args: ShowArgs) -> anyhow::Result<()> {
@@ -33,5 +33,5 @@ pub fn run(args: ShowArgs) -> anyhow::Result<()> {
     } else {
         show::html(&design)
     };
-    super::emit(args.out.as_deref(), &text)
+    super::emit(args.output.as_deref(), &text)
 }

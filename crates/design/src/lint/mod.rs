@@ -1,4 +1,5 @@
-//! `design check`: findings with stable rule ids, one file per rule family.
+//! `design check`: findings with stable rule ids, one file per rule family. The `S1`…`S22`
+//! a rule or hint cites are the rules of the single-table standard, docs/STANDARD.md.
 //!
 //! Invariant: rule ids never change meaning; a retired rule's id is not reused. A finding
 //! whose `(rule, subject)` the document lists under `accept` is dropped.

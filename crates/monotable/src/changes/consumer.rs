@@ -97,7 +97,7 @@ impl<C: Collection + Sync> ConsumerBuilder<C> {
             .table_name(&name)
             .send()
             .await
-            .map_err(|e| backend("DescribeTable", e))?;
+            .map_err(|e| backend("DescribeTable", e).on_table(&name))?;
         let stream_arn = out
             .table()
             .and_then(|t| t.latest_stream_arn())

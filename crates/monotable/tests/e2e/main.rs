@@ -1,6 +1,6 @@
 //! End-to-end tests of the single-table library on the embedded engine — or on any DynamoDB
 //! endpoint: set `MONOTABLE_TEST_ENDPOINT` (plus `AWS_REGION`/credentials as needed).
-//! Test names cite the data-standard rule they check (S1–S22).
+//! Test names cite the rule of the single-table standard they check (S1–S22, docs/STANDARD.md).
 
 mod common;
 
