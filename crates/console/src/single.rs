@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use monotable_design::{Design, Part, Template};
+use monotable_design::{Design, Entity, Part, Template};
 use serde_json::{json, Value};
 
 use crate::value::{string_attr, SdkItem};
@@ -55,6 +55,17 @@ pub fn render(source: &str, params: &BTreeMap<String, String>, prefix_ok: bool) 
     Ok(out)
 }
 
+/// The design's entity type of `item`: the one its entity-type attribute names or, failing
+/// that, the first whose table key templates both match the item's keys.
+pub fn entity_of<'d>(design: &'d Design, item: &SdkItem) -> Option<&'d Entity> {
+    let named = string_attr(item, &design.conventions.entity_type).and_then(|name| design.entity(name));
+    named.or_else(|| {
+        let pk = string_attr(item, &design.conventions.pk)?;
+        let sk = string_attr(item, &design.conventions.sk)?;
+        design.entities.iter().find(|e| decode(&e.pk, pk).is_some() && decode(&e.sk, sk).is_some())
+    })
+}
+
 /// `{"entity": name or null, "decoded": {field: value}}` for one item.
 pub fn annotate(design: Option<&Design>, item: &SdkItem) -> Value {
     let Some(design) = design else {
@@ -63,12 +74,7 @@ pub fn annotate(design: Option<&Design>, item: &SdkItem) -> Value {
     };
     let pk = string_attr(item, &design.conventions.pk);
     let sk = string_attr(item, &design.conventions.sk);
-    let named = string_attr(item, &design.conventions.entity_type).and_then(|name| design.entity(name));
-    let matched = named.or_else(|| {
-        let (pk, sk) = (pk?, sk?);
-        design.entities.iter().find(|e| decode(&e.pk, pk).is_some() && decode(&e.sk, sk).is_some())
-    });
-    let Some(entity) = matched else {
+    let Some(entity) = entity_of(design, item) else {
         let name = string_attr(item, &design.conventions.entity_type);
         return json!({ "entity": name, "decoded": {} });
     };

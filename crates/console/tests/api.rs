@@ -323,3 +323,77 @@ async fn a_console_call_held_in_the_engine_stalls_no_sdk_request() {
     assert_eq!(status, 200, "{body}");
     engine.set_in_flight_hook(None);
 }
+
+/// With a design, an editor save of a versioned entity is a save as the library makes it: the
+/// next version and a fresh updated stamp, conditional on the version read. An application
+/// still holding the old version then conflicts instead of overwriting the console's edit, and
+/// a second save from a stale page conflicts too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_save_of_a_versioned_entity_increments_the_version_and_stamps_it() {
+    let running = start(Options { writable: true, design: Some(orgs_design()), ..Options::default() }).await;
+    create_table(&running.sdk, "ledger").await;
+    let read = [
+        ("pk", s("ORG#acme")),
+        ("sk", s("RECORD#r1")),
+        ("entityType", s("Record")),
+        ("status", s("open")),
+        ("version", n("3")),
+        ("updatedOn", s("2020-01-01T00:00:00.000Z")),
+    ];
+    put(&running.sdk, "ledger", &read).await;
+    let expected = r#"{"pk":{"S":"ORG#acme"},"sk":{"S":"RECORD#r1"},"entityType":{"S":"Record"},
+        "status":{"S":"open"},"version":{"N":"3"},"updatedOn":{"S":"2020-01-01T00:00:00.000Z"}}"#;
+    let edited = expected.replace(r#""status":{"S":"open"}"#, r#""status":{"S":"closed"}"#);
+    let body = format!(r#"{{"table":"ledger","item":{edited},"expected":{expected}}}"#);
+    let (addr, token) = (running.addr, csrf(running.addr));
+    let save = move || call(addr, &token, "put", &body);
+    let (status, answer) = tokio::task::spawn_blocking(save.clone()).await.unwrap();
+    assert_eq!(status, 200, "{answer}");
+
+    let got = running.sdk.get_item().table_name("ledger").key("pk", s("ORG#acme")).key("sk", s("RECORD#r1"));
+    let stored = got.send().await.unwrap().item.unwrap();
+    assert_eq!(stored["status"], s("closed"));
+    assert_eq!(stored["version"], n("4"), "the version read plus one");
+    let stamp = stored["updatedOn"].as_s().unwrap();
+    assert!(stamp.as_str() > "2020-01-01T00:00:00.000Z" && stamp.ends_with('Z'), "{stamp}");
+
+    let stale_app_write = running
+        .sdk
+        .put_item()
+        .table_name("ledger")
+        .set_item(Some(read.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()))
+        .condition_expression("version = :v")
+        .expression_attribute_values(":v", n("3"))
+        .send()
+        .await;
+    let error = stale_app_write.unwrap_err().into_service_error();
+    assert!(error.is_conditional_check_failed_exception(), "{error:?}");
+
+    let (status, answer) = tokio::task::spawn_blocking(save).await.unwrap();
+    assert_eq!(status, 502, "a save from the stale page conflicts: {answer}");
+    assert_eq!(answer["error"]["type"], "ConditionalCheckFailedException", "{answer}");
+}
+
+/// An item of a versioned entity written without a version (by hand, or before the field was
+/// declared) gets version 1 from its first console save, on condition that it still has none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_save_of_an_unversioned_item_starts_its_version_at_one() {
+    let running = start(Options { writable: true, design: Some(orgs_design()), ..Options::default() }).await;
+    create_table(&running.sdk, "ledger").await;
+    put(
+        &running.sdk,
+        "ledger",
+        &[("pk", s("ORG#acme")), ("sk", s("RECORD#r2")), ("entityType", s("Record"))],
+    )
+    .await;
+    let expected = r#"{"pk":{"S":"ORG#acme"},"sk":{"S":"RECORD#r2"},"entityType":{"S":"Record"}}"#;
+    let body = format!(r#"{{"table":"ledger","item":{expected},"expected":{expected}}}"#);
+    let (addr, token) = (running.addr, csrf(running.addr));
+    let (status, answer) =
+        tokio::task::spawn_blocking(move || call(addr, &token, "put", &body)).await.unwrap();
+    assert_eq!(status, 200, "{answer}");
+    let request = answer["request"].to_string();
+    assert!(request.contains("attribute_not_exists"), "conditional on the version's absence: {request}");
+    let scan = running.sdk.scan().table_name("ledger").send().await.unwrap();
+    assert_eq!(scan.items()[0]["version"], n("1"));
+}

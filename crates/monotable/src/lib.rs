@@ -90,6 +90,13 @@ pub use maintenance::{Maintenance, ScanPage};
 pub use monotable_derive::{Collection, Entity};
 pub use query::{Keys, Page, Query, Sort};
 pub use repo::{Plan, Repository};
+
+/// The created/updated stamp the library writes (S4) for the current time: RFC 3339 in UTC
+/// with milliseconds (`2026-12-06T13:30:05.123Z`), so stamps sort in time order. Tools that
+/// write items beside the library (the console) stamp with it too.
+pub fn stamp_now() -> String {
+    repo::now_iso()
+}
 pub use request::{Request, TxAction};
 pub use table::{ParamFuture, ParameterStore, Table, TableBuilder, TableName};
 pub use transaction::Transaction;

@@ -2,13 +2,15 @@
 //! `aws_sdk_dynamodb::Client` only. The page posts `{…}` to `/console/api/<call>`.
 //!
 //! Module map: `tables` (list, describe), `read` (scan, query, get), `write` (put, delete,
-//! batch-put), `admin` (create and delete tables), `patterns` (the design document and
-//! access patterns run by name).
+//! batch-put; `versioned` makes an edit of a design's versioned entity a save as the library
+//! makes it), `admin` (create and delete tables), `patterns` (the design document and access
+//! patterns run by name).
 
 mod admin;
 mod patterns;
 mod read;
 mod tables;
+mod versioned;
 mod write;
 
 use aws_sdk_dynamodb::Client;

@@ -3,7 +3,9 @@
 //! The editor saves conditionally on the version it read: `expected` is the item as the page
 //! read it, and the write requires every one of its attributes to still hold the value read
 //! (`#e0 = :e0 AND …`). A concurrent change to any attribute the page saw makes the save fail
-//! with the endpoint's `ConditionalCheckFailedException` instead of overwriting it.
+//! with the endpoint's `ConditionalCheckFailedException` instead of overwriting it. With a
+//! design, a versioned entity's save also writes the next version and the updated stamp
+//! (`versioned`), so applications that hold the old version conflict with the console's edit.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -12,7 +14,7 @@ use aws_sdk_dynamodb::types::{PutRequest, ReturnConsumedCapacity, WriteRequest};
 use serde_json::{json, Value};
 
 use super::read::capacity;
-use super::{optional_string, string, Ctx};
+use super::{optional_string, string, versioned, Ctx};
 use crate::capture::Capture;
 use crate::error::ApiError;
 use crate::value::{item_from_json, SdkItem};
@@ -30,9 +32,17 @@ struct Guard {
     values: SdkItem,
 }
 
-fn guard(input: &Value) -> Result<Option<Guard>, ApiError> {
-    if let Some(expected) = input.get("expected").filter(|v| !v.is_null()) {
-        let expected = item_from_json(expected)?;
+/// The item as the page read it (`expected`), if the write is an edit of one.
+fn expected(input: &Value) -> Result<Option<SdkItem>, ApiError> {
+    input.get("expected").filter(|v| !v.is_null()).map(item_from_json).transpose()
+}
+
+fn guard(
+    input: &Value,
+    expected: Option<SdkItem>,
+    absent: Option<String>,
+) -> Result<Option<Guard>, ApiError> {
+    if let Some(expected) = expected {
         let mut attrs: Vec<_> = expected.into_iter().collect();
         attrs.sort_by(|a, b| a.0.cmp(&b.0));
         let mut guard = Guard { expression: String::new(), names: HashMap::new(), values: SdkItem::new() };
@@ -43,6 +53,14 @@ fn guard(input: &Value) -> Result<Option<Guard>, ApiError> {
             guard.expression.push_str(&format!("#e{i} = :e{i}"));
             guard.names.insert(format!("#e{i}"), name);
             guard.values.insert(format!(":e{i}"), value);
+        }
+        if let Some(attr) = absent {
+            let i = guard.names.len();
+            if i > 0 {
+                guard.expression.push_str(" AND ");
+            }
+            guard.expression.push_str(&format!("attribute_not_exists(#e{i})"));
+            guard.names.insert(format!("#e{i}"), attr);
         }
         if guard.expression.len() > MAX_EXPRESSION {
             return Err(ApiError::bad("The item has too many attributes to save conditionally."));
@@ -56,12 +74,18 @@ fn guard(input: &Value) -> Result<Option<Guard>, ApiError> {
     }))
 }
 
-/// PutItem: `{table, item, expected? | create?}`.
+/// PutItem: `{table, item, expected? | create?}`. With a design, an edit of a versioned
+/// entity is saved as the library saves it (`versioned`).
 pub async fn put(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
     ctx.require_writable()?;
     let table = string(input, "table")?;
-    let item = item_from_json(input.get("item").unwrap_or(&Value::Null))?;
-    let guard = guard(input)?;
+    let mut item = item_from_json(input.get("item").unwrap_or(&Value::Null))?;
+    let expected = expected(input)?;
+    let absent = match (ctx.design, &expected) {
+        (Some(design), Some(read)) => versioned::stamp(design, read, &mut item)?.absent_version,
+        _ => None,
+    };
+    let guard = guard(input, expected, absent)?;
     let capture = Capture::new();
     let (expression, names, values) = split(guard);
     let out = ctx
@@ -85,7 +109,7 @@ pub async fn delete(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
     ctx.require_writable()?;
     let table = string(input, "table")?;
     let key = item_from_json(input.get("key").unwrap_or(&Value::Null))?;
-    let (expression, names, values) = split(guard(input)?);
+    let (expression, names, values) = split(guard(input, expected(input)?, None)?);
     let capture = Capture::new();
     let out = ctx
         .client
