@@ -173,7 +173,12 @@ impl Write {
                     Some(o) => (**o).clone(),
                     None => self_.key_item.clone(),
                 };
-                let (item, changed) = plan.apply_owned(base).map_err(|e| Refusal::Invalid(expr_err(e)))?;
+                let (mut item, changed) =
+                    plan.apply_owned(base).map_err(|e| Refusal::Invalid(expr_err(e)))?;
+                // Packing stores sets in canonical order; the decoded item the response and
+                // the stream read must hold them in the same order (an `ADD` appends, a
+                // `SET` copies the request's order).
+                item.sort_sets();
                 updated_paths = changed.paths;
                 let size = validate::check_updated_item_size(&item).map_err(Refusal::Invalid)?;
                 if let Some(e) = super::transact_checks::empty_updated_index_key(schema, &item) {
