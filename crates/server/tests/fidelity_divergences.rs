@@ -5,8 +5,76 @@
 mod common;
 
 use aws_sdk_dynamodb::primitives::Blob;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, CreateGlobalSecondaryIndexAction,
+    DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement,
+    KeyType, Projection, ProjectionType, ReturnValue, ScalarAttributeType,
+};
 use aws_sdk_dynamodb::Client;
+
+fn def(name: &str) -> AttributeDefinition {
+    AttributeDefinition::builder()
+        .attribute_name(name)
+        .attribute_type(ScalarAttributeType::S)
+        .build()
+        .expect("attribute definition")
+}
+
+fn hash(name: &str) -> KeySchemaElement {
+    KeySchemaElement::builder().attribute_name(name).key_type(KeyType::Hash).build().expect("key element")
+}
+
+fn all() -> Projection {
+    Projection::builder().projection_type(ProjectionType::All).build()
+}
+
+fn gsi(name: &str, key: &str) -> GlobalSecondaryIndex {
+    GlobalSecondaryIndex::builder()
+        .index_name(name)
+        .key_schema(hash(key))
+        .projection(all())
+        .build()
+        .expect("gsi")
+}
+
+fn create_gsi(name: &str, key: &str) -> GlobalSecondaryIndexUpdate {
+    let action = CreateGlobalSecondaryIndexAction::builder()
+        .index_name(name)
+        .key_schema(hash(key))
+        .projection(all())
+        .build()
+        .expect("create action");
+    GlobalSecondaryIndexUpdate::builder().create(action).build()
+}
+
+fn delete_gsi(name: &str) -> GlobalSecondaryIndexUpdate {
+    let action = DeleteGlobalSecondaryIndexAction::builder().index_name(name).build().expect("delete action");
+    GlobalSecondaryIndexUpdate::builder().delete(action).build()
+}
+
+/// A client with the on-demand table `tbl` keyed by `pk` and one global index (all attributes
+/// projected) per `(name, key)` of `gsis`.
+async fn table_with_gsis(gsis: &[(&str, &str)]) -> Client {
+    let client = monotable_embedded::client();
+    let mut create = client
+        .create_table()
+        .table_name("tbl")
+        .attribute_definitions(def("pk"))
+        .key_schema(hash("pk"))
+        .billing_mode(BillingMode::PayPerRequest);
+    for (name, key) in gsis {
+        create = create.attribute_definitions(def(key)).global_secondary_indexes(gsi(name, key));
+    }
+    create.send().await.expect("create table");
+    client
+}
+
+/// The names in a table's `AttributeDefinitions`, as DescribeTable lists them.
+async fn defined(client: &Client, table: &str) -> Vec<String> {
+    let out = client.describe_table().table_name(table).send().await.expect("describe table");
+    let t = out.table().expect("table");
+    t.attribute_definitions().iter().map(|a| a.attribute_name().to_owned()).collect()
+}
 
 fn s(v: &str) -> AttributeValue {
     AttributeValue::S(v.to_owned())
@@ -107,4 +175,61 @@ async fn add_and_set_keep_sets_in_order_in_the_item_and_the_returned_values() {
     assert_eq!(item["tags"], AttributeValue::Ss(strings(&["a", "c", "d", "m", "z"])));
     assert_eq!(item["nums"], AttributeValue::Ns(strings(&["2", "11", "100"])));
     assert_eq!(item["dup"], AttributeValue::Ss(strings(&["x", "y"])));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attribute definitions follow the keys. Source: DynamoDB characterised in eu-west-2, recorded
+// in dynoxide issue 131 ("UpdateTable: AttributeDefinitions not reconciled to used key
+// attributes"), and ack-api-quirks DDB-TABLE-151 (verified 2026-10-08): deleting a GSI drops
+// its key attributes from AttributeDefinitions, and a definition an index creation does not
+// use is dropped without an error; DDB-TABLE-125: DescribeTable lists them sorted by name.
+
+#[tokio::test]
+async fn deleting_an_index_drops_the_definitions_only_it_used_so_the_described_table_can_be_created_again() {
+    let client = table_with_gsis(&[("by_g", "g"), ("by_h", "h")]).await;
+    client
+        .update_table()
+        .table_name("tbl")
+        .global_secondary_index_updates(delete_gsi("by_g"))
+        .send()
+        .await
+        .expect("delete index");
+    assert_eq!(defined(&client, "tbl").await, ["h", "pk"]);
+
+    client
+        .update_table()
+        .table_name("tbl")
+        .attribute_definitions(def("x"))
+        .attribute_definitions(def("unused"))
+        .global_secondary_index_updates(create_gsi("by_x", "x"))
+        .send()
+        .await
+        .expect("an unused definition beside a new index is no error");
+    assert_eq!(defined(&client, "tbl").await, ["h", "pk", "x"]);
+
+    // The description is a valid CreateTable request again.
+    let described = client.describe_table().table_name("tbl").send().await.expect("describe");
+    let t = described.table().expect("table");
+    let gsis: Vec<GlobalSecondaryIndex> = t
+        .global_secondary_indexes()
+        .iter()
+        .map(|g| {
+            GlobalSecondaryIndex::builder()
+                .index_name(g.index_name().unwrap_or_default())
+                .set_key_schema(Some(g.key_schema().to_vec()))
+                .set_projection(g.projection().cloned())
+                .build()
+                .expect("gsi")
+        })
+        .collect();
+    client
+        .create_table()
+        .table_name("copy")
+        .set_attribute_definitions(Some(t.attribute_definitions().to_vec()))
+        .set_key_schema(Some(t.key_schema().to_vec()))
+        .set_global_secondary_indexes(Some(gsis))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .expect("the described definition creates a table");
 }
