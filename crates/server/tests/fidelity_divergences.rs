@@ -4,6 +4,9 @@
 
 mod common;
 
+use std::fmt::Debug;
+
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, CreateGlobalSecondaryIndexAction,
@@ -11,6 +14,14 @@ use aws_sdk_dynamodb::types::{
     KeyType, Projection, ProjectionType, ReturnValue, ScalarAttributeType,
 };
 use aws_sdk_dynamodb::Client;
+
+/// The `__type` and message of a failed call.
+fn failure<T: Debug, E: ProvideErrorMetadata + Debug, R: Debug>(
+    r: Result<T, SdkError<E, R>>,
+) -> (String, String) {
+    let e = r.expect_err("the call fails");
+    (e.code().unwrap_or_default().to_owned(), e.message().unwrap_or_default().to_owned())
+}
 
 fn def(name: &str) -> AttributeDefinition {
     AttributeDefinition::builder()
@@ -232,4 +243,47 @@ async fn deleting_an_index_drops_the_definitions_only_it_used_so_the_described_t
         .send()
         .await
         .expect("the described definition creates a table");
+}
+
+// Source: DynamoDB's answer to a CloudFormation stack with an index, recorded in
+// aws-cloudformation/cfn-lint issue 1037 ("Some AttributeDefinitions are not used.
+// AttributeDefinitions: [my-string, my-int, my-hash], keys used: [my-hash, my-string]"), and
+// moto's `test_create_table_with_redundant_attributes` (the same text with an index, the count
+// wording without one).
+#[tokio::test]
+async fn unused_definitions_are_listed_when_the_table_has_indexes() {
+    let client = monotable_embedded::client();
+    let (kind, message) = failure(
+        client
+            .create_table()
+            .table_name("tbl")
+            .attribute_definitions(def("my-string"))
+            .attribute_definitions(def("my-int"))
+            .attribute_definitions(def("my-hash"))
+            .key_schema(hash("my-hash"))
+            .global_secondary_indexes(gsi("by_string", "my-string"))
+            .billing_mode(BillingMode::PayPerRequest)
+            .send()
+            .await,
+    );
+    assert_eq!(kind, "ValidationException");
+    assert_eq!(
+        message,
+        "One or more parameter values were invalid: Some AttributeDefinitions are not used. AttributeDefinitions: [my-string, my-int, my-hash], keys used: [my-hash, my-string]"
+    );
+    let (_, message) = failure(
+        client
+            .create_table()
+            .table_name("tbl")
+            .attribute_definitions(def("pk"))
+            .attribute_definitions(def("x"))
+            .key_schema(hash("pk"))
+            .billing_mode(BillingMode::PayPerRequest)
+            .send()
+            .await,
+    );
+    assert_eq!(
+        message,
+        "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"
+    );
 }

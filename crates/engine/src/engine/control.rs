@@ -192,6 +192,28 @@ pub(super) fn new_index(
     }))
 }
 
+/// CreateTable's refusal of definitions no key uses (every key attribute is defined by now, so
+/// a count that differs means unused ones). Without indexes DynamoDB compares counts; with
+/// them it lists both sides: "Some AttributeDefinitions are not used. AttributeDefinitions:
+/// [my-string, my-int, my-hash], keys used: [my-hash, my-string]" (DynamoDB's answer to a
+/// CloudFormation stack, recorded in aws-cloudformation/cfn-lint issue 1037 and by moto's
+/// `test_create_table_with_redundant_attributes`). The definitions are listed in request
+/// order (the recording's are neither sorted nor key order) and the keys in order of first
+/// use, table key first (the recording fits that and sorting alike).
+fn unused_definitions(defs: &[AttributeDefinition], used: &[String], indexes: bool) -> Error {
+    if !indexes {
+        return Error::invalid_param(
+            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
+        );
+    }
+    let names: Vec<&str> = defs.iter().filter_map(|d| d.attribute_name.as_deref()).collect();
+    Error::invalid_param(format!(
+        "Some AttributeDefinitions are not used. AttributeDefinitions: [{}], keys used: [{}]",
+        names.join(", "),
+        used.join(", ")
+    ))
+}
+
 /// The schema a description implies (used by CreateTable and when loading the catalog).
 fn schema_from_description(inner: &Inner, d: &TableDescription) -> Result<Schema, Error> {
     let defs: HashMap<&str, AttributeType> = d
@@ -354,7 +376,16 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             "GlobalSecondaryIndex count exceeds the per-table limit of {MAX_GSI}"
         )));
     }
-    let mut used: BTreeSet<String> = key.attrs().map(|a| a.name.clone()).collect();
+    // The key attributes in order of first use: the table's, then each index's.
+    let mut used: Vec<String> = Vec::new();
+    let mut use_keys = |k: &KeySchema| {
+        for a in k.attrs() {
+            if !used.contains(&a.name) {
+                used.push(a.name.clone());
+            }
+        }
+    };
+    use_keys(&key);
     let mut index_names = BTreeSet::new();
     for l in &lsis {
         let iname = l.index_name.as_deref().unwrap_or_default();
@@ -379,7 +410,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             )));
         }
         resolve_projection(l.projection.as_ref(), iname)?;
-        used.extend(k.attrs().map(|a| a.name.clone()));
+        use_keys(&k);
     }
     for g in &gsis {
         let iname = g.index_name.as_deref().unwrap_or_default();
@@ -401,12 +432,10 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             }
             _ => {}
         }
-        used.extend(k.attrs().map(|a| a.name.clone()));
+        use_keys(&k);
     }
     if used.len() != defs.len() {
-        return Err(Error::invalid_param(
-            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
-        ));
+        return Err(unused_definitions(&defs_list, &used, lsis.len() + gsis.len() > 0));
     }
     let policy = super::policy::create_time_policy(input.resource_policy.as_deref())?;
     if inner.tables.read().contains_key(&name) {
