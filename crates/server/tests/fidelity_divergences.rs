@@ -287,3 +287,132 @@ async fn unused_definitions_are_listed_when_the_table_has_indexes() {
         "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Results and metadata.
+
+// Source: the aws CLI's `delete-table` output recorded against DynamoDB in eu-central-1 on
+// 2025-04-22 (richplastow/basic-dynamodb-lambda-api, README step 2-4): TableName,
+// TableStatus, ProvisionedThroughput, TableSizeBytes, ItemCount, TableArn, TableId and
+// DeletionProtectionEnabled, nothing else.
+#[tokio::test]
+async fn delete_table_answers_with_the_short_description() {
+    let client = table_with_gsis(&[("by_g", "g")]).await;
+    client.put_item().table_name("tbl").item("pk", s("k")).send().await.expect("put item");
+    let out = client.delete_table().table_name("tbl").send().await.expect("delete table");
+    let d = out.table_description().expect("description");
+    assert_eq!(d.table_name(), Some("tbl"));
+    assert_eq!(d.table_status().map(|s| s.as_str()), Some("DELETING"));
+    assert_eq!(d.item_count(), Some(1));
+    assert!(d.table_size_bytes().is_some());
+    assert!(d.provisioned_throughput().is_some());
+    assert!(d.table_arn().is_some_and(|a| a.ends_with(":table/tbl")));
+    assert!(d.table_id().is_some());
+    assert_eq!(d.deletion_protection_enabled(), Some(false));
+    assert!(d.key_schema().is_empty() && d.attribute_definitions().is_empty());
+    assert!(d.global_secondary_indexes().is_empty());
+    assert!(d.creation_date_time().is_none() && d.billing_mode_summary().is_none());
+}
+
+// Source: API reference, Scan `FilterExpression`: "A FilterExpression is applied after the
+// items have already been read; the process of filtering does not consume any additional read
+// capacity units", so the capacity is that of the items read. Four items of about 3,000 bytes
+// are about 12,000 bytes: three 4 KB units, 1.5 eventually consistent.
+#[tokio::test]
+async fn a_filtered_scan_consumes_capacity_for_the_data_it_read() {
+    let client = table().await;
+    for i in 0..4 {
+        client
+            .put_item()
+            .table_name("tbl")
+            .item("pk", s(&format!("k{i}")))
+            .item("pad", s(&"x".repeat(2_990)))
+            .send()
+            .await
+            .expect("put item");
+    }
+    let out = client
+        .scan()
+        .table_name("tbl")
+        .filter_expression("attribute_exists(nothing)")
+        .return_consumed_capacity(aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
+        .send()
+        .await
+        .expect("scan");
+    assert_eq!((out.count(), out.scanned_count()), (0, 4));
+    assert_eq!(out.consumed_capacity().and_then(|c| c.capacity_units()), Some(1.5));
+}
+
+// Source: API reference, CancellationReason: "If no error occurred for an item, the Code is
+// None" ("None" as the code's text; DynamoDB's message lists it, e.g. "[None,
+// ConditionalCheckFailed]", API_TransactWriteItems).
+#[tokio::test]
+async fn a_cancelled_transaction_gives_code_none_for_the_actions_that_did_not_fail() {
+    use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+    use aws_sdk_dynamodb::types::{ConditionCheck, Put, TransactWriteItem};
+    let client = table().await;
+    let put = Put::builder().table_name("tbl").item("pk", s("a")).build().expect("put");
+    let check = ConditionCheck::builder()
+        .table_name("tbl")
+        .key("pk", s("missing"))
+        .condition_expression("attribute_exists(pk)")
+        .build()
+        .expect("check");
+    let err = client
+        .transact_write_items()
+        .transact_items(TransactWriteItem::builder().put(put).build())
+        .transact_items(TransactWriteItem::builder().condition_check(check).build())
+        .send()
+        .await
+        .expect_err("the check fails");
+    let Some(TransactWriteItemsError::TransactionCanceledException(e)) = err.as_service_error() else {
+        panic!("a cancellation: {err:?}")
+    };
+    let codes: Vec<Option<&str>> = e.cancellation_reasons().iter().map(|r| r.code()).collect();
+    assert_eq!(codes, [Some("None"), Some("ConditionalCheckFailed")]);
+    assert!(e.message().is_some_and(|m| m.ends_with("[None, ConditionalCheckFailed]")), "{e:?}");
+}
+
+// Source: dynalite's test suite, written against DynamoDB (test/listTagsOfResource.js,
+// test/tagResource.js, test/untagResource.js): a resource the caller has no permission on is
+// AccessDeniedException "User: arn:aws:iam::<account>:<user> is not authorized to perform:
+// dynamodb:ListTagsOfResource on resource: <arn>"; another account's table is such a resource.
+#[tokio::test]
+async fn tag_operations_on_another_accounts_table_are_access_denied() {
+    let client = table().await;
+    let foreign = "arn:aws:dynamodb:us-east-1:123456789012:table/tbl";
+    let denied = |action: &str| {
+        format!("User: arn:aws:iam::000000000000:root is not authorized to perform: dynamodb:{action} on resource: {foreign}")
+    };
+    let (kind, message) = failure(client.list_tags_of_resource().resource_arn(foreign).send().await);
+    assert_eq!((kind.as_str(), message), ("AccessDeniedException", denied("ListTagsOfResource")));
+    let tag = aws_sdk_dynamodb::types::Tag::builder().key("k").value("v").build().expect("tag");
+    let (kind, message) = failure(client.tag_resource().resource_arn(foreign).tags(tag).send().await);
+    assert_eq!((kind.as_str(), message), ("AccessDeniedException", denied("TagResource")));
+    let (kind, message) = failure(client.untag_resource().resource_arn(foreign).tag_keys("k").send().await);
+    assert_eq!((kind.as_str(), message), ("AccessDeniedException", denied("UntagResource")));
+}
+
+// Source: erlcloud pull request 502 (DynamoDB tagging support): "TagResource and UntagResource
+// both return *empty* HTTP responses"; the API reference lists no response elements for either.
+#[tokio::test]
+async fn tag_resource_and_untag_resource_answer_with_an_empty_body() {
+    let engine = monotable_engine::Engine::new();
+    let client = monotable_embedded::client_for(engine.clone());
+    common::hash_table(&client, "tbl").send().await.expect("create table");
+    let server = common::TestServer::start(monotable_server::Service::new(engine)).await;
+    let arn = "arn:aws:dynamodb:us-east-1:000000000000:table/tbl";
+    let tag = format!(r#"{{"ResourceArn":"{arn}","Tags":[{{"Key":"k","Value":"v"}}]}}"#);
+    let untag = format!(r#"{{"ResourceArn":"{arn}","TagKeys":["k"]}}"#);
+    for (target, body) in [("DynamoDB_20120810.TagResource", tag), ("DynamoDB_20120810.UntagResource", untag)]
+    {
+        let response = common::send_raw(server.addr, &common::post(target, body.as_bytes())).await;
+        assert_eq!(response.status, 200, "{target}: {:?}", String::from_utf8_lossy(&response.body));
+        assert!(response.body.is_empty(), "{target}: {:?}", String::from_utf8_lossy(&response.body));
+    }
+    // The SDK accepts the empty answers.
+    let tag = aws_sdk_dynamodb::types::Tag::builder().key("k").value("v").build().expect("tag");
+    client.tag_resource().resource_arn(arn).tags(tag).send().await.expect("tag resource");
+    client.untag_resource().resource_arn(arn).tag_keys("k").send().await.expect("untag resource");
+    server.stop().await.expect("server stops");
+}

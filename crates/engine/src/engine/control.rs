@@ -625,6 +625,28 @@ pub(super) fn list_tables(inner: &Inner, input: ListTablesInput) -> Result<ListT
     Ok(ListTablesOutput { table_names: Some(names), last_evaluated_table_name: last })
 }
 
+/// The short description DeleteTable answers with: name, status `DELETING`, throughput, size,
+/// item count, ARN, id, deletion protection and (when set) table class; no key schema,
+/// definitions, indexes, stream or billing summary. Source: the aws CLI's `delete-table`
+/// output recorded against DynamoDB in eu-central-1 on 2025-04-22 (richplastow/
+/// basic-dynamodb-lambda-api, README step 2-4), the table class as recorded in ap-south-1
+/// (a DynamoDB CLI cheat sheet's `delete-table` response); dynalite issue 60 recorded the
+/// same short form in 2016, before ids and deletion protection existed.
+fn deleting_description(full: TableDescription) -> TableDescription {
+    TableDescription {
+        table_name: full.table_name,
+        table_status: Some("DELETING".into()),
+        provisioned_throughput: full.provisioned_throughput,
+        table_size_bytes: full.table_size_bytes,
+        item_count: full.item_count,
+        table_arn: full.table_arn,
+        table_id: full.table_id,
+        table_class_summary: full.table_class_summary,
+        deletion_protection_enabled: full.deletion_protection_enabled,
+        ..TableDescription::default()
+    }
+}
+
 pub(super) fn delete_table(inner: &Inner, input: DeleteTableInput) -> Result<DeleteTableOutput, Error> {
     let table = control_table(inner, input.table_name.as_deref())?;
     if table.meta.lock().description.deletion_protection_enabled == Some(true) {
@@ -632,8 +654,7 @@ pub(super) fn delete_table(inner: &Inner, input: DeleteTableInput) -> Result<Del
             "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.",
         ));
     }
-    let mut d = describe(&table);
-    d.table_status = Some("DELETING".into());
+    let d = deleting_description(describe(&table));
     {
         let mut tables = inner.tables.write();
         match tables.get(&table.name) {
