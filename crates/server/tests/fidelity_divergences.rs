@@ -416,3 +416,113 @@ async fn tag_resource_and_untag_resource_answer_with_an_empty_body() {
     client.untag_resource().resource_arn(arn).tag_keys("k").send().await.expect("untag resource");
     server.stop().await.expect("server stops");
 }
+
+// ---------------------------------------------------------------------------------------------
+// DynamoDB Streams. Source for the behaviour: ScyllaDB's test/alternator/test_streams.py, run
+// against DynamoDB (where DynamoDB Local differs, the tests say so).
+
+/// An engine with the table `events` streaming KEYS_ONLY, a streams client, and the stream's
+/// ARN and only shard.
+async fn stream() -> (aws_sdk_dynamodbstreams::Client, String, String) {
+    use aws_sdk_dynamodb::types::{StreamSpecification, StreamViewType};
+    let engine = monotable_engine::Engine::new();
+    let client = monotable_embedded::client_for(engine.clone());
+    let spec = StreamSpecification::builder()
+        .stream_enabled(true)
+        .stream_view_type(StreamViewType::KeysOnly)
+        .build()
+        .expect("stream specification");
+    let created =
+        common::hash_table(&client, "events").stream_specification(spec).send().await.expect("create table");
+    let arn = created.table_description().and_then(|d| d.latest_stream_arn()).expect("stream arn").to_owned();
+    let streams = monotable_embedded::streams_client_for(engine);
+    let described = streams.describe_stream().stream_arn(&arn).send().await.expect("describe stream");
+    let shard =
+        described.stream_description().expect("description").shards()[0].shard_id().expect("shard id");
+    (streams, arn.clone(), shard.to_owned())
+}
+
+#[tokio::test]
+async fn describe_stream_lists_no_children_of_the_only_shard_and_pages_by_shard_id() {
+    use aws_sdk_dynamodbstreams::types::{ShardFilter, ShardFilterType};
+    let (streams, arn, shard) = stream().await;
+    let filter = ShardFilter::builder().r#type(ShardFilterType::ChildShards).shard_id(&shard).build();
+    let out = streams.describe_stream().stream_arn(&arn).shard_filter(filter).send().await.expect("children");
+    assert!(out.stream_description().expect("description").shards().is_empty(), "{out:?}");
+    // `test_describe_stream_with_nonexistent_last_shard`: an id past every shard lists none,
+    // rather than starting over.
+    let out = streams
+        .describe_stream()
+        .stream_arn(&arn)
+        .exclusive_start_shard_id("zzzzzzzzzzzzzzzzzzzzzzzzsfasdgagadfadfgagkjsdfsfsdjfjks")
+        .send()
+        .await
+        .expect("describe stream");
+    assert!(out.stream_description().expect("description").shards().is_empty(), "{out:?}");
+    // A filter of another type is refused (the shard-filter tests, `Type: 'foo'`).
+    let filter = ShardFilter::builder().r#type(ShardFilterType::from("foo")).shard_id(&shard).build();
+    let (kind, message) =
+        failure(streams.describe_stream().stream_arn(&arn).shard_filter(filter).send().await);
+    assert_eq!(kind, "ValidationException");
+    assert_eq!(
+        message,
+        "1 validation error detected: Value 'foo' at 'shardFilter.type' failed to satisfy constraint: Member must satisfy enum value set: [CHILD_SHARDS]"
+    );
+}
+
+// `test_describe_nonexistent_stream`, `test_get_shard_iterator_for_nonexistent_stream` and
+// `test_list_streams_with_nonexistent_last_stream`: ValidationException for a string that is
+// no stream ARN; the AWS SDK for JavaScript's integration test records the text ("Invalid
+// StreamArn" for `fake-stream`).
+#[tokio::test]
+async fn a_malformed_stream_arn_is_a_validation_error() {
+    use aws_sdk_dynamodbstreams::types::ShardIteratorType;
+    let (streams, arn, shard) = stream().await;
+    let bad = "sdfadfsdfnlfkajakfgjalksfgklasjklasdjfklasdfasdfgasf";
+    let (kind, message) = failure(streams.describe_stream().stream_arn(bad).send().await);
+    assert_eq!((kind.as_str(), message.as_str()), ("ValidationException", "Invalid StreamArn"));
+    let (kind, _) = failure(
+        streams
+            .get_shard_iterator()
+            .stream_arn(bad)
+            .shard_id(&shard)
+            .shard_iterator_type(ShardIteratorType::Latest)
+            .send()
+            .await,
+    );
+    assert_eq!(kind, "ValidationException");
+    let (kind, _) = failure(streams.list_streams().exclusive_start_stream_arn(bad).send().await);
+    assert_eq!(kind, "ValidationException");
+    // A well-formed ARN of no stream is still not found.
+    let missing = arn.replace("/events/", "/missing/");
+    let (kind, _) = failure(streams.describe_stream().stream_arn(missing).send().await);
+    assert_eq!(kind, "ResourceNotFoundException");
+}
+
+// `test_get_shard_iterator`: on a new stream's shard, with no record yet, both sequence-number
+// iterator types accept the shard's StartingSequenceNumber.
+#[tokio::test]
+async fn an_empty_shards_starting_sequence_number_gives_an_iterator() {
+    use aws_sdk_dynamodbstreams::types::ShardIteratorType;
+    let (streams, arn, shard) = stream().await;
+    let described = streams.describe_stream().stream_arn(&arn).send().await.expect("describe stream");
+    let start = described.stream_description().expect("description").shards()[0]
+        .sequence_number_range()
+        .and_then(|r| r.starting_sequence_number())
+        .expect("starting sequence number")
+        .to_owned();
+    for kind in [ShardIteratorType::AtSequenceNumber, ShardIteratorType::AfterSequenceNumber] {
+        let out = streams
+            .get_shard_iterator()
+            .stream_arn(&arn)
+            .shard_id(&shard)
+            .shard_iterator_type(kind.clone())
+            .sequence_number(&start)
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{kind:?}: {e:?}"));
+        let iterator = out.shard_iterator().expect("iterator");
+        let records = streams.get_records().shard_iterator(iterator).send().await.expect("get records");
+        assert!(records.records().is_empty());
+    }
+}
