@@ -526,3 +526,133 @@ async fn an_empty_shards_starting_sequence_number_gives_an_iterator() {
         assert!(records.records().is_empty());
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// UpdateTable and CreateTable validation.
+
+// Source: ack-api-quirks DDB-TABLE-164 (verified 2026-10-08: "Re-sending identical
+// ProvisionedThroughput ... is ValidationException 'will not change' (also
+// BillingMode=PROVISIONED + unchanged PT)"); the full text from dynalite's test suite
+// (test/updateTable.js) with the closing sentence dynoxide verified against DynamoDB.
+#[tokio::test]
+async fn update_table_to_the_throughput_it_has_is_refused() {
+    use aws_sdk_dynamodb::types::ProvisionedThroughput;
+    let client = monotable_embedded::client();
+    let pt = |r, w| {
+        ProvisionedThroughput::builder()
+            .read_capacity_units(r)
+            .write_capacity_units(w)
+            .build()
+            .expect("throughput")
+    };
+    common::hash_table(&client, "tbl")
+        .billing_mode(BillingMode::Provisioned)
+        .provisioned_throughput(pt(5, 5))
+        .send()
+        .await
+        .expect("create table");
+    let expected = "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: 5. Requested ReadCapacityUnits: 5. Current WriteCapacityUnits provisioned for the table: 5. Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.";
+    let (kind, message) =
+        failure(client.update_table().table_name("tbl").provisioned_throughput(pt(5, 5)).send().await);
+    assert_eq!((kind.as_str(), message.as_str()), ("ValidationException", expected));
+    let (_, message) = failure(
+        client
+            .update_table()
+            .table_name("tbl")
+            .billing_mode(BillingMode::Provisioned)
+            .provisioned_throughput(pt(5, 5))
+            .send()
+            .await,
+    );
+    assert_eq!(message, expected);
+    // A partial change passes.
+    client.update_table().table_name("tbl").provisioned_throughput(pt(5, 6)).send().await.expect("a change");
+}
+
+// Source: ack-api-quirks DDB-TABLE-160 and DDB-TABLE-162 (verified 2026-10-08): an empty
+// GlobalSecondaryIndexUpdates entry, and a Create without AttributeDefinitions (even when the
+// table already defines the key attribute); DDB-TABLE-162 and paritysuite/dynamodb-conformance
+// issue 78 (eu-west-2): a Create whose AttributeDefinitions redeclare an attribute with another
+// type is accepted and the attribute keeps its type.
+#[tokio::test]
+async fn gsi_updates_need_an_action_and_definitions_and_keep_existing_types() {
+    let client = table().await;
+    let (kind, message) = failure(
+        client
+            .update_table()
+            .table_name("tbl")
+            .global_secondary_index_updates(GlobalSecondaryIndexUpdate::builder().build())
+            .send()
+            .await,
+    );
+    assert_eq!(kind, "ValidationException");
+    assert_eq!(
+        message,
+        "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null"
+    );
+    let (kind, message) = failure(
+        client
+            .update_table()
+            .table_name("tbl")
+            .global_secondary_index_updates(create_gsi("by_pk", "pk"))
+            .send()
+            .await,
+    );
+    assert_eq!(
+        (kind.as_str(), message.as_str()),
+        ("ValidationException", "One or more parameter values were invalid: AttributeDefinitions is not specified for index: by_pk")
+    );
+    let number_pk = AttributeDefinition::builder()
+        .attribute_name("pk")
+        .attribute_type(ScalarAttributeType::N)
+        .build()
+        .expect("definition");
+    client
+        .update_table()
+        .table_name("tbl")
+        .attribute_definitions(number_pk)
+        .attribute_definitions(def("g"))
+        .global_secondary_index_updates(create_gsi("by_g", "g"))
+        .send()
+        .await
+        .expect("a conflicting redeclaration is accepted");
+    let out = client.describe_table().table_name("tbl").send().await.expect("describe");
+    let types: Vec<(&str, &str)> = out
+        .table()
+        .expect("table")
+        .attribute_definitions()
+        .iter()
+        .map(|a| (a.attribute_name(), a.attribute_type().as_str()))
+        .collect();
+    assert!(types.contains(&("pk", "S")) && types.contains(&("g", "S")), "{types:?}");
+}
+
+// Source: dynalite's test suite, written against DynamoDB (test/createTable.js: `Projection: {}`
+// is "One or more parameter values were invalid: Unknown ProjectionType: null"); ack-api-quirks'
+// secondary-index rules, verified 2026-10-08 ("ProjectionType has no default").
+#[tokio::test]
+async fn an_index_projection_without_a_type_is_refused() {
+    let client = monotable_embedded::client();
+    let empty = GlobalSecondaryIndex::builder()
+        .index_name("by_g")
+        .key_schema(hash("g"))
+        .projection(Projection::builder().build())
+        .build()
+        .expect("gsi");
+    let (kind, message) = failure(
+        client
+            .create_table()
+            .table_name("tbl")
+            .attribute_definitions(def("pk"))
+            .attribute_definitions(def("g"))
+            .key_schema(hash("pk"))
+            .global_secondary_indexes(empty)
+            .billing_mode(BillingMode::PayPerRequest)
+            .send()
+            .await,
+    );
+    assert_eq!(
+        (kind.as_str(), message.as_str()),
+        ("ValidationException", "One or more parameter values were invalid: Unknown ProjectionType: null")
+    );
+}

@@ -127,7 +127,10 @@ pub(super) fn resolve_key(
 
 pub(super) fn resolve_projection(p: Option<&Projection>, index: &str) -> Result<ProjectionKind, Error> {
     let p = p.ok_or_else(|| Error::invalid_param(format!("Projection not specified for index: {index}")))?;
-    let kind = p.projection_type.as_deref().unwrap_or("ALL");
+    // An empty `Projection` ({}) names no type. Source: dynalite's test suite, written against
+    // DynamoDB (test/createTable.js, "Unknown ProjectionType: null" for `Projection: {}`).
+    let kind =
+        p.projection_type.as_deref().ok_or_else(|| Error::invalid_param("Unknown ProjectionType: null"))?;
     match (kind, &p.non_key_attributes) {
         ("INCLUDE", Some(attrs)) if !attrs.is_empty() => Ok(ProjectionKind::Include(attrs.clone())),
         ("INCLUDE", _) => {

@@ -43,6 +43,19 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
     if input.replica_updates.is_some() {
         return Err(Error::validation("Global tables (ReplicaUpdates) are not supported by this engine"));
     }
+    // An entry naming no action. Source: ack-api-quirks DDB-TABLE-160 (verified 2026-10-08:
+    // "an empty entry {} -> 'One of GlobalSecondaryIndexUpdate.Update, ...must not be null'"),
+    // and dynalite's test suite (test/updateTable.js, "empty index struct") for the prefix.
+    if input
+        .global_secondary_index_updates
+        .iter()
+        .flatten()
+        .any(|u| u.create.is_none() && u.update.is_none() && u.delete.is_none())
+    {
+        return Err(Error::invalid_param(
+            "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null",
+        ));
+    }
     let nothing = input.billing_mode.is_none()
         && input.provisioned_throughput.is_none()
         && input.global_secondary_index_updates.is_none()
@@ -82,7 +95,7 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
         }
     }
     if let Some(pt) = &input.provisioned_throughput {
-        let mode = input.billing_mode.clone().unwrap_or(current_mode);
+        let mode = input.billing_mode.clone().unwrap_or_else(|| current_mode.clone());
         if mode == "PAY_PER_REQUEST" {
             return Err(Error::invalid_param(
                 "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
@@ -90,6 +103,12 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
         }
         let old = d.provisioned_throughput.clone().unwrap_or_default();
         let mut new = pt_description(Some(pt));
+        if current_mode == "PROVISIONED"
+            && (new.read_capacity_units, new.write_capacity_units)
+                == (old.read_capacity_units, old.write_capacity_units)
+        {
+            return Err(unchanged_throughput(&old, &new));
+        }
         new.last_increase_date_time = old.last_increase_date_time;
         new.last_decrease_date_time = old.last_decrease_date_time;
         new.number_of_decreases_today = old.number_of_decreases_today;
@@ -163,6 +182,23 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
     Ok(UpdateTableOutput { table_description: Some(describe(&table)) })
 }
 
+/// UpdateTable's refusal of a provisioned table's throughput set to what it already is.
+/// Source: dynalite's test suite, written against DynamoDB (test/updateTable.js), and the
+/// same text with its closing sentence in dynoxide's UpdateTable, verified against DynamoDB.
+fn unchanged_throughput(
+    old: &ProvisionedThroughputDescription,
+    new: &ProvisionedThroughputDescription,
+) -> Error {
+    let units = |v: Option<i64>| v.unwrap_or(0);
+    Error::validation(format!(
+        "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: {}. Requested ReadCapacityUnits: {}. Current WriteCapacityUnits provisioned for the table: {}. Requested WriteCapacityUnits: {}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+        units(old.read_capacity_units),
+        units(new.read_capacity_units),
+        units(old.write_capacity_units),
+        units(new.write_capacity_units),
+    ))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn apply_gsi_update(
     inner: &Inner,
@@ -177,6 +213,15 @@ fn apply_gsi_update(
     let arn = d.table_arn.clone().unwrap_or_default();
     if let Some(cr) = &u.create {
         let iname = cr.index_name.clone().unwrap_or_default();
+        // A new index needs the request's AttributeDefinitions, even when the table already
+        // defines its key attributes. Source: ack-api-quirks DDB-TABLE-162 (verified
+        // 2026-10-08: "GSI Create without AttributeDefinitions -> ValidationException
+        // 'AttributeDefinitions is not specified for index: gsi3'").
+        if input.attribute_definitions.is_none() {
+            return Err(Error::invalid_param(format!(
+                "AttributeDefinitions is not specified for index: {iname}"
+            )));
+        }
         if schema.index(&iname).is_some() {
             return Err(Error::invalid_param(format!("Index with name: {iname} already exists")));
         }
