@@ -80,6 +80,13 @@ impl Constraints {
         }
     }
 
+    /// A list that must not be empty when given; DynamoDB shows the empty list as `[]`.
+    pub fn non_empty(&mut self, len: Option<usize>, path: &str) {
+        if len == Some(0) {
+            self.fail("[]", path, "Member must have length greater than or equal to 1");
+        }
+    }
+
     /// An integer range rule.
     pub fn range(&mut self, value: Option<i64>, path: &str, min: i64, max: Option<i64>) {
         if let Some(v) = value {

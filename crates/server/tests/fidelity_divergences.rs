@@ -656,3 +656,104 @@ async fn an_index_projection_without_a_type_is_refused() {
         ("ValidationException", "One or more parameter values were invalid: Unknown ProjectionType: null")
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Read validation.
+
+// Source: dynalite's test suite, written against DynamoDB (test/getItem.js, "incorrect
+// attributes": an empty AttributesToGet is a constraint error).
+#[tokio::test]
+async fn an_empty_attributes_to_get_is_a_constraint_error() {
+    let client = table().await;
+    let expected = "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy constraint: Member must have length greater than or equal to 1";
+    let (kind, message) = failure(
+        client
+            .get_item()
+            .table_name("tbl")
+            .key("pk", s("k"))
+            .set_attributes_to_get(Some(Vec::new()))
+            .send()
+            .await,
+    );
+    assert_eq!((kind.as_str(), message.as_str()), ("ValidationException", expected));
+    let (_, message) =
+        failure(client.scan().table_name("tbl").set_attributes_to_get(Some(Vec::new())).send().await);
+    assert_eq!(message, expected);
+    let (_, message) = failure(
+        client
+            .query()
+            .table_name("tbl")
+            .key_condition_expression("pk = :k")
+            .expression_attribute_values(":k", s("k"))
+            .set_attributes_to_get(Some(Vec::new()))
+            .send()
+            .await,
+    );
+    assert_eq!(message, expected);
+}
+
+// Source: DynamoDB's answers recorded in ExtendDB pull requests 66 and 86 (2026-05): a Scan of
+// a table completes "The provided starting key is invalid" with ": The provided key element
+// does not match the schema", a Query or a Scan of an index does not; for a parallel Scan,
+// ScyllaDB pull request 9270 and ExtendDB pull request 203 (us-east-1, 2026-07) record the
+// refusal of a starting key of another segment, which names the key's segment.
+#[tokio::test]
+async fn a_starting_key_must_match_the_key_schema_and_the_segment() {
+    let client = table_with_gsis(&[("by_g", "g")]).await;
+    let wrong = || std::collections::HashMap::from([("other".to_owned(), s("x"))]);
+    let (kind, message) = failure(
+        client
+            .query()
+            .table_name("tbl")
+            .key_condition_expression("pk = :k")
+            .expression_attribute_values(":k", s("k"))
+            .set_exclusive_start_key(Some(wrong()))
+            .send()
+            .await,
+    );
+    assert_eq!(
+        (kind.as_str(), message.as_str()),
+        ("ValidationException", "The provided starting key is invalid")
+    );
+    let (_, message) = failure(
+        client
+            .scan()
+            .table_name("tbl")
+            .index_name("by_g")
+            .set_exclusive_start_key(Some(wrong()))
+            .send()
+            .await,
+    );
+    assert_eq!(message, "The provided starting key is invalid");
+    let (_, message) =
+        failure(client.scan().table_name("tbl").set_exclusive_start_key(Some(wrong())).send().await);
+    assert_eq!(
+        message,
+        "The provided starting key is invalid: The provided key element does not match the schema"
+    );
+
+    // Of two segments, some keys are segment 0's and the others segment 1's.
+    let mut outcomes = Vec::new();
+    for i in 0..16 {
+        let start = std::collections::HashMap::from([("pk".to_owned(), s(&format!("k{i}")))]);
+        let out = client
+            .scan()
+            .table_name("tbl")
+            .segment(0)
+            .total_segments(2)
+            .set_exclusive_start_key(Some(start))
+            .send()
+            .await;
+        outcomes
+            .push(out.map(|_| ()).map_err(|e| e.into_service_error().meta().message().map(str::to_owned)));
+    }
+    assert!(outcomes.iter().any(Result::is_ok), "{outcomes:?}");
+    let refused: Vec<_> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+    assert!(!refused.is_empty(), "{outcomes:?}");
+    for message in refused {
+        assert_eq!(
+            message.as_deref(),
+            Some("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: 2 Segment: 1")
+        );
+    }
+}

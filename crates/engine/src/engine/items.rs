@@ -306,6 +306,8 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
     c.name(input.table_name.as_deref(), "tableName", true);
     c.not_null("key", input.key.is_some());
     capacity::check(&mut c, input.return_consumed_capacity.as_deref());
+    // dynalite's test suite, written against DynamoDB (test/getItem.js).
+    c.non_empty(input.attributes_to_get.as_ref().map(Vec::len), "attributesToGet");
     c.finish()?;
     legacy::check_mixing(
         &[("AttributesToGet", input.attributes_to_get.is_some())],
