@@ -757,3 +757,64 @@ async fn a_starting_key_must_match_the_key_schema_and_the_segment() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Batch validation. Source: paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+// batchGetItem.test.ts and batchWriteItem.test.ts, recorded against DynamoDB: since 2026-08 the
+// validation framework names the member path; a BatchWriteItem key of the wrong type is "The
+// provided key element does not match the schema" (four regions, 2026-06-23).
+
+#[tokio::test]
+async fn batch_requests_are_bounded_per_table_with_the_validation_frameworks_wording() {
+    use aws_sdk_dynamodb::types::{KeysAndAttributes, PutRequest, WriteRequest};
+    let client = table().await;
+    let key = |i: usize| std::collections::HashMap::from([("pk".to_owned(), s(&format!("k{i}")))]);
+    let keys = |n: usize| {
+        KeysAndAttributes::builder().set_keys(Some((0..n).map(key).collect())).build().expect("keys")
+    };
+    let empty = "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1";
+    let (kind, message) =
+        failure(client.batch_get_item().set_request_items(Some(Default::default())).send().await);
+    assert_eq!((kind.as_str(), message.as_str()), ("ValidationException", empty));
+    let (_, message) =
+        failure(client.batch_write_item().set_request_items(Some(Default::default())).send().await);
+    assert_eq!(message, empty);
+    let (_, message) = failure(client.batch_get_item().request_items("tbl", keys(101)).send().await);
+    assert_eq!(
+        message,
+        "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100"
+    );
+    let (_, message) = failure(client.batch_get_item().request_items("tbl", keys(0)).send().await);
+    assert_eq!(
+        message,
+        "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to satisfy constraint: Member must have length greater than or equal to 1"
+    );
+    let put = |i: usize| {
+        WriteRequest::builder()
+            .put_request(PutRequest::builder().set_item(Some(key(i))).build().expect("put"))
+            .build()
+    };
+    let (_, message) =
+        failure(client.batch_write_item().request_items("tbl", (0..26).map(put).collect()).send().await);
+    assert_eq!(
+        message,
+        "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy constraint: Member must have length less than or equal to 25"
+    );
+    let (_, message) = failure(client.batch_write_item().request_items("tbl", Vec::new()).send().await);
+    assert_eq!(
+        message,
+        "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy constraint: Member must have length greater than or equal to 1"
+    );
+    for wrong in [AttributeValue::N("5".into()), AttributeValue::L(vec![s("x")])] {
+        let item = std::collections::HashMap::from([("pk".to_owned(), wrong)]);
+        let request = WriteRequest::builder()
+            .put_request(PutRequest::builder().set_item(Some(item)).build().expect("put"))
+            .build();
+        let (kind, message) =
+            failure(client.batch_write_item().request_items("tbl", vec![request]).send().await);
+        assert_eq!(
+            (kind.as_str(), message.as_str()),
+            ("ValidationException", "The provided key element does not match the schema")
+        );
+    }
+}
