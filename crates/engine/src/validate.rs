@@ -40,6 +40,12 @@ impl Constraints {
         self.0.push(format!("Value '{value}' at '{path}' failed to satisfy constraint: {constraint}"));
     }
 
+    /// A value failed a constraint, in the wording that does not echo the value (DynamoDB's
+    /// newer validation framework, which also spells the member as the API does).
+    pub fn fail_unechoed(&mut self, path: &str, constraint: &str) {
+        self.0.push(format!("Value at '{path}' failed to satisfy constraint: {constraint}"));
+    }
+
     /// An enumerated string is not one of `allowed`.
     pub fn one_of(&mut self, value: Option<&str>, path: &str, allowed: &[&str]) {
         if let Some(v) = value {

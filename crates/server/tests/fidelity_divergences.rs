@@ -818,3 +818,86 @@ async fn batch_requests_are_bounded_per_table_with_the_validation_frameworks_wor
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Query messages. Source: paritysuite/dynamodb-conformance, Query "exact error messages"
+// (error-messages/query.test.ts), recorded against DynamoDB.
+
+#[tokio::test]
+async fn query_refusals_have_dynamodbs_current_wording() {
+    use aws_sdk_dynamodb::types::Select;
+    let client = monotable_embedded::client();
+    client
+        .create_table()
+        .table_name("tbl")
+        .attribute_definitions(def("pk"))
+        .attribute_definitions(def("sk"))
+        .key_schema(hash("pk"))
+        .key_schema(
+            KeySchemaElement::builder().attribute_name("sk").key_type(KeyType::Range).build().expect("sk"),
+        )
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .expect("create table");
+    let query = || client.query().table_name("tbl").expression_attribute_values(":v", s("val"));
+    let cases = [
+        (query().key_condition_expression("sk = :v"), "Query condition missed key schema element: pk"),
+        (query().key_condition_expression("attr1 = :v"), "Query condition missed key schema element: pk"),
+        (
+            query().key_condition_expression("pk = :v").expression_attribute_names("#unused", "someattr"),
+            "Value provided in ExpressionAttributeNames unused in expressions: keys: {#unused}",
+        ),
+        (
+            query().key_condition_expression("pk = :v").select(Select::from("INVALID_VALUE")),
+            "1 validation error detected: Value 'INVALID_VALUE' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]",
+        ),
+        (
+            query().key_condition_expression("pk = :v").limit(0),
+            "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+        ),
+        (query().key_condition_expression(""), "Invalid KeyConditionExpression: The expression can not be empty;"),
+        (
+            query().key_condition_expression("pk = :v").filter_expression("#missing = :v"),
+            "Invalid FilterExpression: An expression attribute name used in the document path is not defined; attribute name: #missing",
+        ),
+        (
+            query().key_condition_expression("((pk = :v))"),
+            "Invalid KeyConditionExpression: The expression has redundant parentheses;",
+        ),
+        (
+            query().key_condition_expression("pk = :v").select(Select::SpecificAttributes),
+            "1 validation error detected: Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (request, expected) in cases {
+        let (kind, message) = failure(request.send().await);
+        if kind != "ValidationException" || message != expected {
+            wrong.push((expected, message));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+// Source: dynalite's test suite, written against DynamoDB (test/query.js, "empty
+// FilterExpression" and "empty ProjectionExpression"): beside a key condition that names no
+// key, on a table that does not exist, the empty expression is what is reported.
+#[tokio::test]
+async fn an_empty_filter_or_projection_is_reported_before_the_key_condition_and_the_table() {
+    let client = monotable_embedded::client();
+    let query = || {
+        client
+            .query()
+            .table_name("abc")
+            .key_condition_expression("attribute_type(a, :a)")
+            .expression_attribute_values(":a", s("N"))
+    };
+    let (kind, message) = failure(query().filter_expression("").projection_expression("").send().await);
+    assert_eq!(
+        (kind.as_str(), message.as_str()),
+        ("ValidationException", "Invalid FilterExpression: The expression can not be empty;")
+    );
+    let (_, message) = failure(query().filter_expression("a > b").projection_expression("").send().await);
+    assert_eq!(message, "Invalid ProjectionExpression: The expression can not be empty;");
+}

@@ -487,10 +487,19 @@ fn check_filter_keys(order: &KeySchema, filter: Option<&Condition>, parameter: &
 /// The constraint checks Query and Scan share. An empty `AttributesToGet` is one of them
 /// (dynalite's test suite, written against DynamoDB: "Value '[]' at 'attributesToGet' failed
 /// to satisfy constraint: Member must have length greater than or equal to 1").
-fn read_constraints(c: &mut Constraints, input: ReadConstraints<'_>) {
+///
+/// A Limit below 1 is "Value at 'Limit' ..." for a Query and "Value '0' at 'limit' ..." for a
+/// Scan (paritysuite/dynamodb-conformance, Query "exact error messages"; the Scan form as
+/// ExtendDB records it from DynamoDB).
+fn read_constraints(c: &mut Constraints, op: ReadOp, input: ReadConstraints<'_>) {
     c.name(input.table, "tableName", true);
     c.name(input.index, "indexName", false);
-    c.range(input.limit, "limit", 1, None);
+    match (op, input.limit) {
+        (ReadOp::Query, Some(limit)) if limit < 1 => {
+            c.fail_unechoed("Limit", "Member must have value greater than or equal to 1")
+        }
+        _ => c.range(input.limit, "limit", 1, None),
+    }
     c.one_of(
         input.select,
         "select",
@@ -538,9 +547,30 @@ fn filter_condition(
     }
 }
 
+/// A Query's expressions are all read for syntax (emptiness included) before any is resolved
+/// and before the table is looked up: an empty FilterExpression or ProjectionExpression is
+/// reported ahead of a key condition that names no key, even of a table that does not exist.
+/// Source: dynalite's test suite, written against DynamoDB (test/query.js, "empty
+/// FilterExpression" and "empty ProjectionExpression" beside the KeyConditionExpression
+/// `attribute_type(a, :a)` on table `abc`). The trees go into the per-thread cache, so
+/// resolving them later parses nothing again.
+fn check_syntax(input: &QueryInput) -> Result<(), Error> {
+    let texts = [
+        (input.key_condition_expression.as_deref(), ExpressionKind::KeyCondition),
+        (input.filter_expression.as_deref(), ExpressionKind::Filter),
+        (input.projection_expression.as_deref(), ExpressionKind::Projection),
+    ];
+    for (text, kind) in texts {
+        if let Some(text) = text {
+            monotable_expr::check_syntax(text, kind).map_err(expr_err)?;
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Error> {
     let mut c = Constraints::default();
-    read_constraints(&mut c, constrained!(input));
+    read_constraints(&mut c, ReadOp::Query, constrained!(input));
     c.finish()?;
     legacy::check_mixing(
         &[
@@ -578,6 +608,7 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
             return Err(Error::validation("Conditions can be of length 1 or 2 only"));
         }
     }
+    check_syntax(&input)?;
     let consistent = input.consistent_read == Some(true);
     let target = target(inner, input.table_name.as_deref(), input.index_name.as_deref(), consistent)?;
     let order = target.order_key().clone();
@@ -641,7 +672,7 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
 
 pub(super) fn scan(inner: &Inner, input: ScanInput) -> Result<ScanOutput, Error> {
     let mut c = Constraints::default();
-    read_constraints(&mut c, constrained!(input));
+    read_constraints(&mut c, ReadOp::Scan, constrained!(input));
     c.range(input.segment, "segment", 0, Some(999_999));
     c.range(input.total_segments, "totalSegments", 1, Some(1_000_000));
     c.finish()?;
