@@ -23,6 +23,25 @@ fn failure<T: Debug, E: ProvideErrorMetadata + Debug, R: Debug>(
     (e.code().unwrap_or_default().to_owned(), e.message().unwrap_or_default().to_owned())
 }
 
+/// Awaits each call and checks that it fails with ValidationException and its message,
+/// reporting every mismatch at once.
+async fn expect_validation_messages<T, E, R, F>(cases: impl IntoIterator<Item = (F, &'static str)>)
+where
+    T: Debug,
+    E: ProvideErrorMetadata + Debug,
+    R: Debug,
+    F: std::future::Future<Output = Result<T, SdkError<E, R>>>,
+{
+    let mut wrong = Vec::new();
+    for (call, expected) in cases {
+        let (kind, message) = failure(call.await);
+        if kind != "ValidationException" || message != expected {
+            wrong.push((expected, kind, message));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 fn def(name: &str) -> AttributeDefinition {
     AttributeDefinition::builder()
         .attribute_name(name)
@@ -870,14 +889,7 @@ async fn query_refusals_have_dynamodbs_current_wording() {
             "1 validation error detected: Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
         ),
     ];
-    let mut wrong = Vec::new();
-    for (request, expected) in cases {
-        let (kind, message) = failure(request.send().await);
-        if kind != "ValidationException" || message != expected {
-            wrong.push((expected, message));
-        }
-    }
-    assert!(wrong.is_empty(), "{wrong:#?}");
+    expect_validation_messages(cases.map(|(request, expected)| (request.send(), expected))).await;
 }
 
 // Source: dynalite's test suite, written against DynamoDB (test/query.js, "empty
@@ -900,4 +912,65 @@ async fn an_empty_filter_or_projection_is_reported_before_the_key_condition_and_
     );
     let (_, message) = failure(query().filter_expression("a > b").projection_expression("").send().await);
     assert_eq!(message, "Invalid ProjectionExpression: The expression can not be empty;");
+}
+
+// ---------------------------------------------------------------------------------------------
+// CreateTable messages. Source: paritysuite/dynamodb-conformance, CreateTable "exact error
+// messages" (error-messages/createTable.test.ts), recorded against DynamoDB.
+
+#[tokio::test]
+async fn create_table_refusals_have_dynamodbs_current_wording() {
+    use aws_sdk_dynamodb::types::ProvisionedThroughput;
+    let client = monotable_embedded::client();
+    let key = |name: &str, kind: &str| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(KeyType::from(kind))
+            .build()
+            .expect("key element")
+    };
+    let create = |name: &str| {
+        client.create_table().table_name(name).attribute_definitions(def("pk")).provisioned_throughput(
+            ProvisionedThroughput::builder()
+                .read_capacity_units(5)
+                .write_capacity_units(5)
+                .build()
+                .expect("pt"),
+        )
+    };
+    // The SDK will not send a CreateTable without TableName: the raw request does.
+    let server =
+        common::TestServer::start(monotable_server::Service::new(monotable_engine::Engine::new())).await;
+    let body = br#"{"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#;
+    let response = common::send_raw(server.addr, &common::post("DynamoDB_20120810.CreateTable", body)).await;
+    assert_eq!(response.error_type(), "com.amazon.coral.validate#ValidationException");
+    assert_eq!(
+        response.json()["message"],
+        "The parameter 'TableName' is required but was not present in the request"
+    );
+    server.stop().await.expect("server stops");
+    let cases = [
+        (
+            create("ab").key_schema(hash("pk")),
+            "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",
+        ),
+        (
+            create("dup_key").key_schema(hash("pk")).key_schema(key("pk", "RANGE")),
+            "Invalid KeySchema: Some index key attribute have no definition",
+        ),
+        (
+            create("three_keys")
+                .attribute_definitions(def("sk"))
+                .attribute_definitions(def("extra"))
+                .key_schema(hash("pk"))
+                .key_schema(key("sk", "RANGE"))
+                .key_schema(key("extra", "RANGE")),
+            "1 validation error detected: Value '[KeySchemaElement(attributeName=pk, keyType=HASH), KeySchemaElement(attributeName=sk, keyType=RANGE), KeySchemaElement(attributeName=extra, keyType=RANGE)]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2",
+        ),
+        (
+            create("bad_keytype").key_schema(key("pk", "INVALID")),
+            "1 validation error detected: Value 'INVALID' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]",
+        ),
+    ];
+    expect_validation_messages(cases.map(|(request, expected)| (request.send(), expected))).await;
 }

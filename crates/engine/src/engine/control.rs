@@ -55,11 +55,30 @@ pub(super) fn key_type_enum_max(
         );
     }
     if schema.len() > max {
-        c.fail("[...]", path, &format!("Member must have length less than or equal to {max}"));
+        c.fail(
+            echo_key_schema(schema),
+            path,
+            &format!("Member must have length less than or equal to {max}"),
+        );
     }
     if schema.is_empty() {
         c.fail("[]", path, "Member must have length greater than or equal to 1");
     }
+}
+
+/// A key schema as DynamoDB echoes it in a constraint message, the Java model's `toString`:
+/// `[KeySchemaElement(attributeName=pk, keyType=HASH), ...]`. Source:
+/// paritysuite/dynamodb-conformance, CreateTable exact error messages ("more than 2 KeySchema
+/// elements").
+fn echo_key_schema(schema: &[KeySchemaElement]) -> String {
+    let element = |e: &KeySchemaElement| {
+        format!(
+            "KeySchemaElement(attributeName={}, keyType={})",
+            e.attribute_name.as_deref().unwrap_or("null"),
+            e.key_type.as_deref().unwrap_or("null")
+        )
+    };
+    format!("[{}]", schema.iter().map(element).collect::<Vec<_>>().join(", "))
 }
 
 pub(super) fn projection_enum(c: &mut Constraints, p: Option<&Projection>, path: &str) {
@@ -114,6 +133,14 @@ pub(super) fn resolve_key(
                 ));
             }
             let sk = attr(e)?;
+            // The table's key naming one attribute twice is answered as a key attribute
+            // without a definition (paritysuite/dynamodb-conformance, CreateTable exact error
+            // messages, "duplicate attribute in KeySchema"); an index's keeps its own text.
+            if sk.name == pk.name && index.is_none() {
+                return Err(Error::validation(
+                    "Invalid KeySchema: Some index key attribute have no definition",
+                ));
+            }
             if sk.name == pk.name {
                 return Err(Error::invalid_param(
                     "Both the Hash Key and the Range Key element in the KeySchema have the same name",
@@ -314,6 +341,13 @@ pub(super) fn load_catalog(inner: &Inner) -> Result<(), Error> {
 }
 
 pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<CreateTableOutput, Error> {
+    // A request without TableName is refused on its own, not as a constraint. Source:
+    // paritysuite/dynamodb-conformance, CreateTable exact error messages ("missing TableName").
+    if input.table_name.is_none() {
+        return Err(Error::validation(
+            "The parameter 'TableName' is required but was not present in the request",
+        ));
+    }
     let mut c = Constraints::default();
     c.name(input.table_name.as_deref(), "tableName", true);
     c.not_null("attributeDefinitions", input.attribute_definitions.is_some());
