@@ -974,3 +974,52 @@ async fn create_table_refusals_have_dynamodbs_current_wording() {
     ];
     expect_validation_messages(cases.map(|(request, expected)| (request.send(), expected))).await;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Malformed numbers. Source: paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+// valueLayers.test.ts (four regions, 2026-10-09): the request parser names the text; PutItem,
+// UpdateItem and DeleteItem envelope it, GetItem and Query give it bare, BatchWriteItem (the
+// older layer) drops the colon of an empty number.
+
+#[tokio::test]
+async fn a_malformed_number_is_named_and_worded_by_operation() {
+    use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+    let client = table().await;
+    let n = |v: &str| AttributeValue::N(v.to_owned());
+    for (text, bare) in [
+        ("abc", "The parameter cannot be converted to a numeric value: abc"),
+        ("", "The parameter cannot be converted to a numeric value: "),
+        (" 1", "The parameter cannot be converted to a numeric value:  1"),
+        ("1e126", "Number overflow. Attempting to store a number with magnitude larger than supported range"),
+    ] {
+        let enveloped = format!("1 validation error detected: {bare}");
+        let (kind, message) =
+            failure(client.put_item().table_name("tbl").item("pk", s("k")).item("n", n(text)).send().await);
+        assert_eq!(
+            (kind.as_str(), message.as_str()),
+            ("ValidationException", enveloped.as_str()),
+            "{text:?}"
+        );
+        let (_, message) = failure(
+            client
+                .update_item()
+                .table_name("tbl")
+                .key("pk", s("k"))
+                .update_expression("SET n = :v")
+                .expression_attribute_values(":v", n(text))
+                .send()
+                .await,
+        );
+        assert_eq!(message, enveloped, "{text:?}");
+        let (_, message) = failure(client.get_item().table_name("tbl").key("pk", n(text)).send().await);
+        assert_eq!(message, bare, "{text:?}");
+        let item = std::collections::HashMap::from([("pk".to_owned(), s("k")), ("n".to_owned(), n(text))]);
+        let put = WriteRequest::builder()
+            .put_request(PutRequest::builder().set_item(Some(item)).build().expect("put"))
+            .build();
+        let (_, message) = failure(client.batch_write_item().request_items("tbl", vec![put]).send().await);
+        let older =
+            if text.is_empty() { "The parameter cannot be converted to a numeric value" } else { bare };
+        assert_eq!(message, older, "{text:?}");
+    }
+}
