@@ -63,6 +63,14 @@ impl Constraints {
             }
             return;
         };
+        // An empty table name breaks only the member's minimum length, which is 1 since table
+        // ARNs are accepted (paritysuite/dynamodb-conformance, PutItem exact error messages,
+        // "empty table name", and UpdateItem validation ordering, 2026-10-09; moto's
+        // AWS-verified UpdateItem test with `TableName=""`).
+        if path.ends_with("tableName") && v.is_empty() {
+            self.fail("", path, "Member must have length greater than or equal to 1");
+            return;
+        }
         // A table ARN is accepted wherever a table name is (the API reference's `TableArn`
         // members: 1 to 1024 characters); the name inside it must still be a valid name.
         if path.ends_with("tableName") && v.starts_with("arn:") {

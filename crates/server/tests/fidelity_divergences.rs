@@ -1023,3 +1023,34 @@ async fn a_malformed_number_is_named_and_worded_by_operation() {
         assert_eq!(message, older, "{text:?}");
     }
 }
+
+// Source: paritysuite/dynamodb-conformance, PutItem exact error messages ("empty table name")
+// and UpdateItem validation ordering (eu-west-2 and us-east-1, 2026-10-09): since table ARNs
+// are accepted the member's minimum length is 1, and that is the only error an empty name
+// breaks.
+#[tokio::test]
+async fn an_empty_table_name_breaks_only_the_minimum_length_of_one() {
+    // The SDK will not send an empty TableName: the raw requests do.
+    let server =
+        common::TestServer::start(monotable_server::Service::new(monotable_engine::Engine::new())).await;
+    let expected =
+        "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1";
+    for (target, body) in [
+        ("PutItem", r#"{"TableName":"","Item":{"pk":{"S":"k"}}}"#),
+        (
+            "UpdateItem",
+            r#"{"TableName":"","Key":{"pk":{"S":"k"}},"UpdateExpression":"SET a = :a","ExpressionAttributeValues":{":a":{"S":"x"}}}"#,
+        ),
+    ] {
+        let request = common::post(&format!("DynamoDB_20120810.{target}"), body.as_bytes());
+        let response = common::send_raw(server.addr, &request).await;
+        assert_eq!(response.json()["message"], expected, "{target}");
+    }
+    server.stop().await.expect("server stops");
+    let client = table().await;
+    let (_, message) = failure(client.put_item().table_name("bad table!@#").item("pk", s("k")).send().await);
+    assert_eq!(
+        message,
+        "1 validation error detected: Value 'bad table!@#' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+    );
+}
