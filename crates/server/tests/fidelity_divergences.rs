@@ -1054,3 +1054,38 @@ async fn an_empty_table_name_breaks_only_the_minimum_length_of_one() {
         "1 validation error detected: Value 'bad table!@#' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
     );
 }
+
+// Source: ack-api-quirks DDB-TABLE-125 (verified 2026-10-08): an INCLUDE projection's
+// NonKeyAttributes come back sorted by name ([zz, aa, mm, sk] as [aa, mm, sk, zz]).
+#[tokio::test]
+async fn described_non_key_attributes_are_sorted_by_name() {
+    let client = monotable_embedded::client();
+    let include = Projection::builder()
+        .projection_type(ProjectionType::Include)
+        .set_non_key_attributes(Some(strings(&["zz", "aa", "mm", "sk"])))
+        .build();
+    let index = GlobalSecondaryIndex::builder()
+        .index_name("by_g")
+        .key_schema(hash("g"))
+        .projection(include)
+        .build()
+        .expect("gsi");
+    let out = client
+        .create_table()
+        .table_name("tbl")
+        .attribute_definitions(def("pk"))
+        .attribute_definitions(def("g"))
+        .key_schema(hash("pk"))
+        .global_secondary_indexes(index)
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .expect("create table");
+    let created =
+        out.table_description().expect("description").global_secondary_indexes()[0].projection().cloned();
+    let described = client.describe_table().table_name("tbl").send().await.expect("describe");
+    let described = described.table().expect("table").global_secondary_indexes()[0].projection().cloned();
+    for projection in [created, described] {
+        assert_eq!(projection.expect("projection").non_key_attributes(), ["aa", "mm", "sk", "zz"]);
+    }
+}

@@ -599,13 +599,24 @@ pub(super) fn gsi_description(
 
 /// The table's description with live counters filled in.
 /// The table's description as CreateTable, DescribeTable and UpdateTable answer it.
-/// `AttributeDefinitions` come sorted by name, whatever order CreateTable gave them in; index
-/// lists keep theirs. Source: ack-api-quirks DDB-TABLE-125 (verified 2026-10-08: "[z, a, m,
-/// sk, pk] are returned as [a, m, pk, sk, z] (already in the CreateTable response)").
+/// `AttributeDefinitions` and each index's `NonKeyAttributes` come sorted by name, whatever
+/// order CreateTable gave them in; index lists keep theirs. Source: ack-api-quirks
+/// DDB-TABLE-125 (verified 2026-10-08: "[z, a, m, sk, pk] are returned as [a, m, pk, sk, z]
+/// (already in the CreateTable response)"; "INCLUDE NonKeyAttributes sent as [zz, aa, mm, sk]
+/// come back as [aa, mm, sk, zz]").
 pub(super) fn describe(table: &Table) -> TableDescription {
     let mut d = table.meta.lock().description.clone();
     if let Some(defs) = d.attribute_definitions.as_mut() {
         defs.sort_by(|a, b| a.attribute_name.cmp(&b.attribute_name));
+    }
+    let projections = d
+        .global_secondary_indexes
+        .iter_mut()
+        .flatten()
+        .map(|g| &mut g.projection)
+        .chain(d.local_secondary_indexes.iter_mut().flatten().map(|l| &mut l.projection));
+    for names in projections.flatten().filter_map(|p| p.non_key_attributes.as_mut()) {
+        names.sort();
     }
     d.item_count = Some(table.item_count.load(Ordering::Relaxed));
     d.table_size_bytes = Some(table.size_bytes.load(Ordering::Relaxed));
