@@ -819,10 +819,12 @@ async fn batch_requests_are_bounded_per_table_with_the_validation_frameworks_wor
         message,
         "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy constraint: Member must have length less than or equal to 25"
     );
+    // An empty list: DynamoDB's answer quoted in elegantdevelopment/aws-cdk-dynamodb-seeder
+    // issue 3, which echoes the empty entry.
     let (_, message) = failure(client.batch_write_item().request_items("tbl", Vec::new()).send().await);
     assert_eq!(
         message,
-        "1 validation error detected: Value at 'RequestItems.tbl.member' failed to satisfy constraint: Member must have length greater than or equal to 1"
+        "1 validation error detected: Value '{tbl=[]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]"
     );
     for wrong in [AttributeValue::N("5".into()), AttributeValue::L(vec![s("x")])] {
         let item = std::collections::HashMap::from([("pk".to_owned(), wrong)]);

@@ -140,22 +140,22 @@ pub(super) fn batch_write_item(
     if request.is_empty() {
         return Err(empty_request_items());
     }
-    // A table's writes: 1 to 25. Source: paritysuite/dynamodb-conformance,
-    // tests/tier3/error-messages/batchWriteItem.test.ts ("> 25 requests": the validation
-    // framework's cohort, since 2026-08, names the member path and the bound it breaks; the
-    // older cohort's text lists the member's two bounds, "[Member must have length less than
-    // or equal to 25, Member must have length greater than or equal to 1]", so an empty list
-    // breaks the other one).
+    // A table's writes: 1 to 25. Over 25, the validation framework's wording, which names the
+    // member path (paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+    // batchWriteItem.test.ts, "> 25 requests", since 2026-08; the other wording echoes the
+    // request in a form monotable cannot reproduce). An empty list, the wording recorded for
+    // it, which echoes the empty map entry (DynamoDB's answer quoted in
+    // elegantdevelopment/aws-cdk-dynamodb-seeder issue 3).
     let mut names: Vec<&String> = request.keys().collect();
     names.sort();
-    if let Some(name) = names.iter().find(|n| request[**n].is_empty() || request[**n].len() > MAX_WRITES) {
-        let bound = if request[*name].is_empty() {
-            "greater than or equal to 1".to_owned()
-        } else {
-            format!("less than or equal to {MAX_WRITES}")
-        };
+    if let Some(name) = names.iter().find(|n| request[**n].is_empty()) {
         return Err(Error::validation(format!(
-            "1 validation error detected: Value at 'RequestItems.{name}.member' failed to satisfy constraint: Member must have length {bound}"
+            "1 validation error detected: Value '{{{name}=[]}}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]"
+        )));
+    }
+    if let Some(name) = names.iter().find(|n| request[**n].len() > MAX_WRITES) {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value at 'RequestItems.{name}.member' failed to satisfy constraint: Member must have length less than or equal to {MAX_WRITES}"
         )));
     }
     let total: usize = request.values().map(Vec::len).sum();
