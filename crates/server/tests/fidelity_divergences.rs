@@ -1091,3 +1091,38 @@ async fn described_non_key_attributes_are_sorted_by_name() {
         assert_eq!(projection.expect("projection").non_key_attributes(), ["aa", "mm", "sk", "zz"]);
     }
 }
+
+// Source: ack-api-quirks DDB-TABLE-359 (verified 2026-10-09): an empty
+// GlobalSecondaryIndexUpdates counts as absent on its own, and is refused beside another
+// change, which is not applied.
+#[tokio::test]
+async fn an_empty_list_of_index_updates_is_absent_alone_and_refused_beside_a_change() {
+    let client = table().await;
+    let (_, message) = failure(
+        client
+            .update_table()
+            .table_name("tbl")
+            .set_global_secondary_index_updates(Some(Vec::new()))
+            .send()
+            .await,
+    );
+    assert!(message.starts_with("At least one of ProvisionedThroughput, BillingMode"), "{message}");
+    let (kind, message) = failure(
+        client
+            .update_table()
+            .table_name("tbl")
+            .set_global_secondary_index_updates(Some(Vec::new()))
+            .deletion_protection_enabled(true)
+            .send()
+            .await,
+    );
+    assert_eq!(
+        (kind.as_str(), message.as_str()),
+        (
+            "ValidationException",
+            "One or more parameter values were invalid: List of GlobalSecondaryIndexUpdates is empty"
+        )
+    );
+    let out = client.describe_table().table_name("tbl").send().await.expect("describe");
+    assert_eq!(out.table().and_then(|t| t.deletion_protection_enabled()), Some(false));
+}

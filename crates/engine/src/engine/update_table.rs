@@ -56,9 +56,15 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
             "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null",
         ));
     }
+    // An empty GlobalSecondaryIndexUpdates counts as absent when nothing else is asked, and
+    // is refused beside any other change, which is then not applied. Source: ack-api-quirks
+    // DDB-TABLE-359 (verified 2026-10-09: alone or with AttributeDefinitions, "At least one of
+    // ..."; with DeletionProtectionEnabled, BillingMode or OnDemandThroughput, "One or more
+    // parameter values were invalid: List of GlobalSecondaryIndexUpdates is empty").
+    let empty_gsi_updates = input.global_secondary_index_updates.as_ref().is_some_and(Vec::is_empty);
     let nothing = input.billing_mode.is_none()
         && input.provisioned_throughput.is_none()
-        && input.global_secondary_index_updates.is_none()
+        && (input.global_secondary_index_updates.is_none() || empty_gsi_updates)
         && input.stream_specification.is_none()
         && input.sse_specification.is_none()
         && input.table_class.is_none()
@@ -69,6 +75,9 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
         return Err(Error::validation(
             "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
         ));
+    }
+    if empty_gsi_updates {
+        return Err(Error::invalid_param("List of GlobalSecondaryIndexUpdates is empty"));
     }
     let table = control_table(inner, input.table_name.as_deref())?;
     let _gate = table.gate.write();
