@@ -99,6 +99,30 @@ async fn table_with_gsis(gsis: &[(&str, &str)]) -> Client {
     client
 }
 
+/// A CreateTable of `tbl`, keyed by `pk`, with `index` on `g`, for the caller to give its
+/// billing and send.
+fn with_index_on_g(
+    client: &Client,
+    index: GlobalSecondaryIndex,
+) -> aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder {
+    client
+        .create_table()
+        .table_name("tbl")
+        .attribute_definitions(def("pk"))
+        .attribute_definitions(def("g"))
+        .key_schema(hash("pk"))
+        .global_secondary_indexes(index)
+}
+
+/// Provisioned throughput of `read` and `write` units.
+fn pt(read: i64, write: i64) -> aws_sdk_dynamodb::types::ProvisionedThroughput {
+    aws_sdk_dynamodb::types::ProvisionedThroughput::builder()
+        .read_capacity_units(read)
+        .write_capacity_units(write)
+        .build()
+        .expect("throughput")
+}
+
 /// The names in a table's `AttributeDefinitions`, as DescribeTable lists them.
 async fn defined(client: &Client, table: &str) -> Vec<String> {
     let out = client.describe_table().table_name(table).send().await.expect("describe table");
@@ -555,15 +579,7 @@ async fn an_empty_shards_starting_sequence_number_gives_an_iterator() {
 // (test/updateTable.js) with the closing sentence dynoxide verified against DynamoDB.
 #[tokio::test]
 async fn update_table_to_the_throughput_it_has_is_refused() {
-    use aws_sdk_dynamodb::types::ProvisionedThroughput;
     let client = monotable_embedded::client();
-    let pt = |r, w| {
-        ProvisionedThroughput::builder()
-            .read_capacity_units(r)
-            .write_capacity_units(w)
-            .build()
-            .expect("throughput")
-    };
     common::hash_table(&client, "tbl")
         .billing_mode(BillingMode::Provisioned)
         .provisioned_throughput(pt(5, 5))
@@ -658,18 +674,8 @@ async fn an_index_projection_without_a_type_is_refused() {
         .projection(Projection::builder().build())
         .build()
         .expect("gsi");
-    let (kind, message) = failure(
-        client
-            .create_table()
-            .table_name("tbl")
-            .attribute_definitions(def("pk"))
-            .attribute_definitions(def("g"))
-            .key_schema(hash("pk"))
-            .global_secondary_indexes(empty)
-            .billing_mode(BillingMode::PayPerRequest)
-            .send()
-            .await,
-    );
+    let (kind, message) =
+        failure(with_index_on_g(&client, empty).billing_mode(BillingMode::PayPerRequest).send().await);
     assert_eq!(
         (kind.as_str(), message.as_str()),
         ("ValidationException", "One or more parameter values were invalid: Unknown ProjectionType: null")
@@ -922,7 +928,6 @@ async fn an_empty_filter_or_projection_is_reported_before_the_key_condition_and_
 
 #[tokio::test]
 async fn create_table_refusals_have_dynamodbs_current_wording() {
-    use aws_sdk_dynamodb::types::ProvisionedThroughput;
     let client = monotable_embedded::client();
     let key = |name: &str, kind: &str| {
         KeySchemaElement::builder()
@@ -932,13 +937,11 @@ async fn create_table_refusals_have_dynamodbs_current_wording() {
             .expect("key element")
     };
     let create = |name: &str| {
-        client.create_table().table_name(name).attribute_definitions(def("pk")).provisioned_throughput(
-            ProvisionedThroughput::builder()
-                .read_capacity_units(5)
-                .write_capacity_units(5)
-                .build()
-                .expect("pt"),
-        )
+        client
+            .create_table()
+            .table_name(name)
+            .attribute_definitions(def("pk"))
+            .provisioned_throughput(pt(5, 5))
     };
     // The SDK will not send a CreateTable without TableName: the raw request does.
     let server =
@@ -1072,13 +1075,7 @@ async fn described_non_key_attributes_are_sorted_by_name() {
         .projection(include)
         .build()
         .expect("gsi");
-    let out = client
-        .create_table()
-        .table_name("tbl")
-        .attribute_definitions(def("pk"))
-        .attribute_definitions(def("g"))
-        .key_schema(hash("pk"))
-        .global_secondary_indexes(index)
+    let out = with_index_on_g(&client, index)
         .billing_mode(BillingMode::PayPerRequest)
         .send()
         .await
@@ -1125,4 +1122,47 @@ async fn an_empty_list_of_index_updates_is_absent_alone_and_refused_beside_a_cha
     );
     let out = client.describe_table().table_name("tbl").send().await.expect("describe");
     assert_eq!(out.table().and_then(|t| t.deletion_protection_enabled()), Some(false));
+}
+
+// Source: ack-api-quirks DDB-TABLE-164 and DDB-TABLE-152 (verified 2026-10-08): a global
+// index's throughput set to what it has is refused like the table's; BillingMode PROVISIONED
+// without ProvisionedThroughput is refused whatever the table's mode.
+#[tokio::test]
+async fn an_index_throughput_that_would_not_change_and_provisioned_without_throughput_are_refused() {
+    use aws_sdk_dynamodb::types::UpdateGlobalSecondaryIndexAction;
+    let client = monotable_embedded::client();
+    let index = GlobalSecondaryIndex::builder()
+        .index_name("gsi1")
+        .key_schema(hash("g"))
+        .projection(all())
+        .provisioned_throughput(pt(2, 2))
+        .build()
+        .expect("gsi");
+    with_index_on_g(&client, index).provisioned_throughput(pt(1, 1)).send().await.expect("create table");
+    let update = |r, w| {
+        let action = UpdateGlobalSecondaryIndexAction::builder()
+            .index_name("gsi1")
+            .provisioned_throughput(pt(r, w))
+            .build()
+            .expect("update action");
+        GlobalSecondaryIndexUpdate::builder().update(action).build()
+    };
+    let (kind, message) = failure(
+        client.update_table().table_name("tbl").global_secondary_index_updates(update(2, 2)).send().await,
+    );
+    assert_eq!(kind, "ValidationException");
+    assert_eq!(
+        message,
+        "The provisioned throughput for the index gsi1 will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index gsi1: 2. Requested ReadCapacityUnits: 2. Current WriteCapacityUnits provisioned for index gsi1: 2. Requested WriteCapacityUnits: 2. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+    );
+    client
+        .update_table()
+        .table_name("tbl")
+        .global_secondary_index_updates(update(2, 3))
+        .send()
+        .await
+        .expect("a partial change passes");
+    let (_, message) =
+        failure(client.update_table().table_name("tbl").billing_mode(BillingMode::Provisioned).send().await);
+    assert_eq!(message, "ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
 }

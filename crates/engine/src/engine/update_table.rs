@@ -90,9 +90,12 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
         .and_then(|b| b.billing_mode.clone())
         .unwrap_or_else(|| "PROVISIONED".into());
     if let Some(mode) = &input.billing_mode {
-        if mode == "PROVISIONED" && input.provisioned_throughput.is_none() && current_mode != "PROVISIONED" {
-            return Err(Error::invalid_param(
-                "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+        // PROVISIONED without ProvisionedThroughput, whatever the table's mode. Source:
+        // ack-api-quirks DDB-TABLE-152 and DDB-TABLE-164 (verified 2026-10-08: from
+        // PAY_PER_REQUEST, and "BillingMode=PROVISIONED alone on a PROVISIONED table").
+        if mode == "PROVISIONED" && input.provisioned_throughput.is_none() {
+            return Err(Error::validation(
+                "ProvisionedThroughput must be specified when BillingMode is PROVISIONED",
             ));
         }
         d.billing_mode_summary = Some(BillingModeSummary {
@@ -116,7 +119,7 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
             && (new.read_capacity_units, new.write_capacity_units)
                 == (old.read_capacity_units, old.write_capacity_units)
         {
-            return Err(unchanged_throughput(&old, &new));
+            return Err(unchanged_throughput(None, &old, &new));
         }
         new.last_increase_date_time = old.last_increase_date_time;
         new.last_decrease_date_time = old.last_decrease_date_time;
@@ -191,16 +194,25 @@ pub(super) fn update_table(inner: &Inner, input: UpdateTableInput) -> Result<Upd
     Ok(UpdateTableOutput { table_description: Some(describe(&table)) })
 }
 
-/// UpdateTable's refusal of a provisioned table's throughput set to what it already is.
-/// Source: dynalite's test suite, written against DynamoDB (test/updateTable.js), and the
-/// same text with its closing sentence in dynoxide's UpdateTable, verified against DynamoDB.
+/// UpdateTable's refusal of a provisioned table's (`index: None`) or global index's
+/// throughput set to what it already is. Source: dynalite's test suite, written against
+/// DynamoDB (test/updateTable.js), and the same text with its closing sentence in dynoxide's
+/// UpdateTable, verified against DynamoDB; for an index, ack-api-quirks DDB-TABLE-164
+/// (verified 2026-10-08: "The provisioned throughput for the index gsi1 will not change. ...
+/// Current ReadCapacityUnits provisioned for index gsi1: 2. ..."; the elided rest follows the
+/// table's text).
 fn unchanged_throughput(
+    index: Option<&str>,
     old: &ProvisionedThroughputDescription,
     new: &ProvisionedThroughputDescription,
 ) -> Error {
     let units = |v: Option<i64>| v.unwrap_or(0);
+    let (whose, of) = match index {
+        Some(name) => (format!("the index {name}"), format!("index {name}")),
+        None => ("the table".to_owned(), "the table".to_owned()),
+    };
     Error::validation(format!(
-        "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: {}. Requested ReadCapacityUnits: {}. Current WriteCapacityUnits provisioned for the table: {}. Requested WriteCapacityUnits: {}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+        "The provisioned throughput for {whose} will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for {of}: {}. Requested ReadCapacityUnits: {}. Current WriteCapacityUnits provisioned for {of}: {}. Requested WriteCapacityUnits: {}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
         units(old.read_capacity_units),
         units(new.read_capacity_units),
         units(old.write_capacity_units),
@@ -298,10 +310,18 @@ fn apply_gsi_update(
                     format!("Requested resource not found: Index: {iname} not found"),
                 )
             })?;
-        if let Some(pt) = &up.provisioned_throughput {
-            g.provisioned_throughput = Some(pt_description(Some(pt)));
-        }
         let mode = d.billing_mode_summary.as_ref().and_then(|b| b.billing_mode.clone());
+        if let Some(pt) = &up.provisioned_throughput {
+            let new = pt_description(Some(pt));
+            let old = g.provisioned_throughput.clone().unwrap_or_default();
+            if mode.as_deref().unwrap_or("PROVISIONED") == "PROVISIONED"
+                && (new.read_capacity_units, new.write_capacity_units)
+                    == (old.read_capacity_units, old.write_capacity_units)
+            {
+                return Err(unchanged_throughput(Some(&iname), &old, &new));
+            }
+            g.provisioned_throughput = Some(new);
+        }
         super::throughput::update_index(up, mode.as_deref().unwrap_or("PROVISIONED"), g)?;
     }
     Ok(())
