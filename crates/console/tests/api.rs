@@ -143,7 +143,7 @@ async fn a_malformed_value_gets_the_protocol_servers_message() {
         tokio::task::spawn_blocking(move || call(addr, &token, "put", body)).await.unwrap();
     assert_eq!(status, 400, "{answer}");
     assert_eq!(
-        answer["error"]["message"], "A value provided cannot be converted into a number",
+        answer["error"]["message"], "The parameter cannot be converted to a numeric value: 12abc",
         "the same text the protocol server gives (monotable_types' parser)"
     );
 }

@@ -35,6 +35,8 @@ pub enum ErrorKind {
     InvalidExportTime,
     /// PartiQL INSERT of an item whose primary key already exists.
     DuplicateItem,
+    /// A resource of another account (the caller holds no permission on it).
+    AccessDenied,
 }
 
 impl ErrorKind {
@@ -63,6 +65,7 @@ impl ErrorKind {
             ErrorKind::ImportNotFound => "ImportNotFoundException",
             ErrorKind::InvalidExportTime => "InvalidExportTimeException",
             ErrorKind::DuplicateItem => "DuplicateItemException",
+            ErrorKind::AccessDenied => "AccessDeniedException",
         }
     }
 

@@ -40,6 +40,12 @@ impl Constraints {
         self.0.push(format!("Value '{value}' at '{path}' failed to satisfy constraint: {constraint}"));
     }
 
+    /// A value failed a constraint, in the wording that does not echo the value (DynamoDB's
+    /// newer validation framework, which also spells the member as the API does).
+    pub fn fail_unechoed(&mut self, path: &str, constraint: &str) {
+        self.0.push(format!("Value at '{path}' failed to satisfy constraint: {constraint}"));
+    }
+
     /// An enumerated string is not one of `allowed`.
     pub fn one_of(&mut self, value: Option<&str>, path: &str, allowed: &[&str]) {
         if let Some(v) = value {
@@ -57,6 +63,14 @@ impl Constraints {
             }
             return;
         };
+        // An empty table name breaks only the member's minimum length, which is 1 since table
+        // ARNs are accepted (paritysuite/dynamodb-conformance, PutItem exact error messages,
+        // "empty table name", and UpdateItem validation ordering, 2026-10-09; moto's
+        // AWS-verified UpdateItem test with `TableName=""`).
+        if path.ends_with("tableName") && v.is_empty() {
+            self.fail("", path, "Member must have length greater than or equal to 1");
+            return;
+        }
         // A table ARN is accepted wherever a table name is (the API reference's `TableArn`
         // members: 1 to 1024 characters); the name inside it must still be a valid name.
         if path.ends_with("tableName") && v.starts_with("arn:") {
@@ -77,6 +91,13 @@ impl Constraints {
         }
         if !v.bytes().all(|b| NAME_BYTES[usize::from(b)]) {
             self.fail(v, path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+        }
+    }
+
+    /// A list that must not be empty when given; DynamoDB shows the empty list as `[]`.
+    pub fn non_empty(&mut self, len: Option<usize>, path: &str) {
+        if len == Some(0) {
+            self.fail("[]", path, "Member must have length greater than or equal to 1");
         }
     }
 

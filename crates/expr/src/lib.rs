@@ -71,6 +71,18 @@ pub fn parse_condition(text: &str, kind: ExpressionKind) -> Result<ast::Conditio
     parser::Parser::new(text, kind)?.parse_condition()
 }
 
+/// Reads `text` as an expression of `kind` for syntax only, through the per-thread cache of
+/// parsed texts, so that resolving it afterwards parses nothing again.
+pub fn check_syntax(text: &str, kind: ExpressionKind) -> Result<(), ExprError> {
+    match kind {
+        ExpressionKind::Update => cache::update(text).map(drop),
+        ExpressionKind::Projection => cache::projection(text).map(drop),
+        ExpressionKind::Condition | ExpressionKind::Filter | ExpressionKind::KeyCondition => {
+            cache::condition(text, kind).map(drop)
+        }
+    }
+}
+
 /// Parses a projection expression (syntax only).
 pub fn parse_projection(text: &str) -> Result<ast::Projection, ExprError> {
     parser::Parser::new(text, ExpressionKind::Projection)?.parse_projection()

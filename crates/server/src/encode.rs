@@ -11,13 +11,16 @@
 //! write's output with no member (PutItem, UpdateItem or DeleteItem without `ReturnValues` or
 //! a capacity report) is `{}`, written without the serialiser.
 //!
-//! Invariant: the bytes equal `serde_json::to_vec(&output)` (tests below), so clients see the
-//! same JSON whichever path wrote it.
+//! TagResource and UntagResource answer with an empty body, as DynamoDB does (erlcloud pull
+//! request 502, "TagResource and UntagResource both return *empty* HTTP responses").
+//!
+//! Invariant: apart from those two empty bodies, the bytes equal `serde_json::to_vec(&output)`
+//! (tests below), so clients see the same JSON whichever path wrote it.
 
 use std::any::Any;
 
 use monotable_engine::{BatchGetItemOutput, DeleteItemOutput, GetItemOutput, PutItemOutput, QueryOutput};
-use monotable_engine::{ScanOutput, SharedItem, UpdateItemOutput};
+use monotable_engine::{ScanOutput, SharedItem, TagResourceOutput, UntagResourceOutput, UpdateItemOutput};
 use serde::Serialize;
 
 use crate::ServerError;
@@ -42,6 +45,9 @@ pub(crate) fn output<O: Serialize + Any>(mut output: O) -> Result<Vec<u8>, Serve
     }
     if is_empty_write(any) {
         return Ok(EMPTY.to_vec());
+    }
+    if any.is::<TagResourceOutput>() || any.is::<UntagResourceOutput>() {
+        return Ok(Vec::new());
     }
     serialize(&output)
 }

@@ -73,10 +73,11 @@ macro_rules! operations {
                         return answer;
                     }
                 }
-                match self {
+                let answer = match self {
                     $(Operation::$name => run(body, |input: $input| engine.$method(input)),)*
                     $(Operation::$sname => run(body, |input: $sinput| engine.$smethod(input)),)*
-                }
+                };
+                answer.map_err(|e| crate::decode::reword_number_error(self, e))
             }
         }
     };

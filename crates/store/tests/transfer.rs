@@ -194,3 +194,37 @@ fn gzip_export_files_import_like_plain_ones() {
     assert_eq!(report.items, 120);
     assert_eq!(all_items(&source, "things", None), all_items(&target, "things", None));
 }
+
+/// After UpdateTable deleted the global index, the definition lists only the attributes a
+/// remaining key uses (so CreateTable accepts it) and carries deletion protection, which the
+/// recreated table has too.
+#[test]
+fn a_definition_after_an_index_is_deleted_recreates_the_table_with_its_deletion_protection() {
+    let source = Engine::new();
+    create(&source);
+    let update = json!({
+        "TableName": "things",
+        "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "by_g"}}],
+    });
+    source.update_table(serde_json::from_value(update).expect("input")).expect("delete the index");
+    let protect = json!({"TableName": "things", "DeletionProtectionEnabled": true});
+    source.update_table(serde_json::from_value(protect).expect("input")).expect("protect");
+    let def = TableDefinition::from_json(
+        &TableDefinition::of_table(&source, "things").expect("definition").to_json().expect("json"),
+    )
+    .expect("parse");
+    assert_eq!(def.create_table.deletion_protection_enabled, Some(true));
+    let names: Vec<&str> = def
+        .create_table
+        .attribute_definitions
+        .iter()
+        .flatten()
+        .filter_map(|a| a.attribute_name.as_deref())
+        .collect();
+    assert_eq!(names, ["l", "pk", "sk"]);
+    let target = Engine::new();
+    def.create(&target, None).expect("the definition creates the table");
+    let described =
+        target.describe_table(DescribeTableInput { table_name: Some("things".into()) }).expect("describe");
+    assert_eq!(described.table.and_then(|t| t.deletion_protection_enabled), Some(true));
+}

@@ -1,6 +1,6 @@
 //! The table definition file (`<table>.table.json`, format `monotable-table-definition/1`,
 //! the same file `monotable export --data-dir` writes): a CreateTable request in DynamoDB
-//! JSON plus the TTL attribute. Read from an endpoint's DescribeTable, and turned back into
+//! JSON (with `DeletionProtectionEnabled` when the table has it on) plus the TTL attribute. Read from an endpoint's DescribeTable, and turned back into
 //! CreateTable and UpdateTimeToLive calls on another endpoint.
 
 use std::time::Duration;
@@ -119,6 +119,11 @@ impl Definition {
         if !lsis.is_empty() {
             create.insert("LocalSecondaryIndexes".into(), Value::Array(lsis));
         }
+        // Deletion protection is a CreateTable parameter too; written only when on, so a
+        // definition of an unprotected table is unchanged.
+        if t.deletion_protection_enabled() == Some(true) {
+            create.insert("DeletionProtectionEnabled".into(), json!(true));
+        }
         let mut doc = Map::new();
         doc.insert("Format".into(), json!(DEFINITION_FORMAT));
         doc.insert("CreateTable".into(), Value::Object(create));
@@ -206,6 +211,9 @@ impl Definition {
                 .projection(projection(l.get("Projection")));
             req =
                 req.local_secondary_indexes(b.build().map_err(|e| TransferError::Definition(e.to_string()))?);
+        }
+        if let Some(protected) = create.get("DeletionProtectionEnabled").and_then(Value::as_bool) {
+            req = req.deletion_protection_enabled(protected);
         }
         req.send().await.map_err(|e| endpoint_error("CreateTable", e))?;
         wait_active(client, name).await?;

@@ -296,3 +296,54 @@ async fn importing_into_a_missing_table_without_a_definition_is_a_clear_error() 
         import(&client, &b.endpoint(), "Missing", &file, None, &options(1)).await.expect_err("no table");
     assert!(err.to_string().contains("does not exist"), "{err}");
 }
+
+/// A definition read after UpdateTable deleted the table's index creates the table again
+/// (DescribeTable lists only the attributes a remaining key uses), and it carries deletion
+/// protection, which the created table has too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_definition_after_an_index_is_deleted_recreates_the_table_with_its_deletion_protection() {
+    let (a, b) = (Serve::start().await, Serve::start().await);
+    a.create_table("Orders");
+    let client_a = connect(&a.endpoint()).await;
+    let delete = aws_sdk_dynamodb::types::GlobalSecondaryIndexUpdate::builder()
+        .delete(
+            aws_sdk_dynamodb::types::DeleteGlobalSecondaryIndexAction::builder()
+                .index_name("byName")
+                .build()
+                .expect("delete action"),
+        )
+        .build();
+    client_a
+        .update_table()
+        .table_name("Orders")
+        .global_secondary_index_updates(delete)
+        .send()
+        .await
+        .expect("delete the index");
+    client_a
+        .update_table()
+        .table_name("Orders")
+        .deletion_protection_enabled(true)
+        .send()
+        .await
+        .expect("protect the table");
+    let definition = Definition::describe(&client_a, "Orders").await.expect("definition");
+    assert_eq!(
+        definition.0.pointer("/CreateTable/DeletionProtectionEnabled"),
+        Some(&serde_json::json!(true))
+    );
+    let names: Vec<&str> = definition
+        .0
+        .pointer("/CreateTable/AttributeDefinitions")
+        .and_then(serde_json::Value::as_array)
+        .expect("definitions")
+        .iter()
+        .filter_map(|a| a.get("AttributeName")?.as_str())
+        .collect();
+    assert_eq!(names, ["pk", "sk"]);
+
+    let client_b = connect(&b.endpoint()).await;
+    definition.create(&client_b, "Orders").await.expect("the definition creates the table");
+    let described = client_b.describe_table().table_name("Orders").send().await.expect("describe B");
+    assert_eq!(described.table().and_then(|t| t.deletion_protection_enabled()), Some(true));
+}

@@ -148,6 +148,12 @@ impl Item {
         self.attrs.iter_mut().map(|(_, v)| v)
     }
 
+    /// Puts every set in the item, at any depth, in canonical order
+    /// ([`AttributeValue::sort_sets`]).
+    pub fn sort_sets(&mut self) {
+        self.values_mut().for_each(AttributeValue::sort_sets);
+    }
+
     /// The names in order, consuming the item.
     pub fn into_keys(self) -> impl DoubleEndedIterator<Item = Name> + ExactSizeIterator {
         self.attrs.into_iter().map(|(k, _)| k)

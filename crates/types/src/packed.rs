@@ -492,6 +492,20 @@ fn with_body(out: &mut Vec<u8>, tag: u8, count: usize, body: impl FnOnce(&mut Ve
     size
 }
 
+/// Calls `write` on a set's members in canonical order (`AttributeValue::sort_sets`), so a
+/// stored set is in that order whatever order the request gave; returns the member count. A
+/// set already in order is written as it is, without allocating.
+fn in_order<T: Ord>(set: &[T], write: impl FnMut(&T)) -> usize {
+    if set.is_sorted() {
+        set.iter().for_each(write);
+    } else {
+        let mut members: Vec<&T> = set.iter().collect();
+        members.sort_unstable();
+        members.into_iter().for_each(write);
+    }
+    set.len()
+}
+
 /// Writes one value and returns its DynamoDB size.
 fn write_value(v: &AttributeValue, out: &mut Vec<u8>, clean: &mut bool) -> usize {
     match v {
@@ -518,13 +532,13 @@ fn write_value(v: &AttributeValue, out: &mut Vec<u8>, clean: &mut bool) -> usize
             })
         }
         AttributeValue::Ss(s) => {
-            with_body(out, TAG_SS, s.len(), |out| s.iter().map(|x| put_str(out, x, clean)).count());
+            with_body(out, TAG_SS, s.len(), |out| in_order(s, |x| put_str(out, x, clean)));
         }
         AttributeValue::Ns(s) => {
-            with_body(out, TAG_NS, s.len(), |out| s.iter().map(|x| put_number(out, x)).count());
+            with_body(out, TAG_NS, s.len(), |out| in_order(s, |x| put_number(out, x)));
         }
         AttributeValue::Bs(s) => {
-            with_body(out, TAG_BS, s.len(), |out| s.iter().map(|x| put_bytes(out, x)).count());
+            with_body(out, TAG_BS, s.len(), |out| in_order(s, |x| put_bytes(out, x)));
         }
     }
     v.size()

@@ -14,7 +14,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::{AttributeValue, Item, Number};
+use crate::{AttributeValue, Item, Number, NumberError};
 
 const EMPTY: &str = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
 const MANY: &str =
@@ -27,7 +27,7 @@ const NULL_FALSE: &str =
 const VALIDATION_PREFIXES: &[&str] = &[
     "Supplied AttributeValue",
     "One or more parameter values were invalid",
-    "A value provided cannot be converted into a number",
+    "The parameter cannot be converted to a numeric value",
     "Attempting to store more than 38 significant digits",
     "Number overflow",
     "Number underflow",
@@ -110,7 +110,15 @@ struct WireNumber(Number);
 impl<'de> Deserialize<'de> for WireNumber {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<WireNumber, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        Number::parse(&s).map(WireNumber).map_err(de::Error::custom)
+        // DynamoDB's request parser names the text it could not read (paritysuite/
+        // dynamodb-conformance, error-messages/valueLayers.test.ts: "...: abc", and ": " with
+        // nothing after it for an empty number).
+        Number::parse(&s).map(WireNumber).map_err(|e| match e {
+            NumberError::NotANumber => {
+                de::Error::custom(format!("The parameter cannot be converted to a numeric value: {s}"))
+            }
+            other => de::Error::custom(other),
+        })
     }
 }
 

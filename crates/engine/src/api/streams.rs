@@ -23,7 +23,16 @@ shape! {
 }
 shape! {
     /// DescribeStream request.
-    pub struct DescribeStreamInput { stream_arn: String, limit: i64, exclusive_start_shard_id: String }
+    pub struct DescribeStreamInput {
+        stream_arn: String,
+        limit: i64,
+        exclusive_start_shard_id: String,
+        shard_filter: ShardFilter,
+    }
+}
+shape! {
+    /// DescribeStream's `ShardFilter`: `Type` `CHILD_SHARDS` lists the children of `ShardId`.
+    pub struct ShardFilter { r#type: String, shard_id: String }
 }
 shape! {
     /// The sequence numbers a shard holds; no ending number while the shard is open.

@@ -24,6 +24,17 @@ const MAX_WRITES: usize = 25;
 /// BatchGetItem's response size limit; keys past it come back as UnprocessedKeys.
 const MAX_GET_BYTES: usize = 16 * 1024 * 1024;
 
+/// An empty `RequestItems` of BatchGetItem or BatchWriteItem. Source:
+/// paritysuite/dynamodb-conformance, tests/tier3/error-messages/batchGetItem.test.ts and
+/// batchWriteItem.test.ts: the validation framework's wording, which replaced "The requestItems
+/// parameter is required for <operation>" in all but one region for BatchGetItem by 2026-09-02
+/// and in the pinned region for BatchWriteItem on 2026-10-03.
+fn empty_request_items() -> Error {
+    Error::validation(
+        "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    )
+}
+
 pub(super) fn batch_get_item(inner: &Inner, input: BatchGetItemInput) -> Result<BatchGetItemOutput, Error> {
     let mut c = Constraints::default();
     c.not_null("requestItems", input.request_items.is_some());
@@ -31,27 +42,30 @@ pub(super) fn batch_get_item(inner: &Inner, input: BatchGetItemInput) -> Result<
     c.finish()?;
     let request = input.request_items.unwrap_or_default();
     if request.is_empty() {
-        return Err(Error::validation(
-            "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
-        ));
+        return Err(empty_request_items());
+    }
+    // A table's Keys: 1 to 100. Source: paritysuite/dynamodb-conformance,
+    // tests/tier3/error-messages/batchGetItem.test.ts ("> 100 keys", "empty Keys list"), the
+    // validation framework's wording DynamoDB answers with since 2026-08.
+    let mut names: Vec<&String> = request.keys().collect();
+    names.sort();
+    for name in &names {
+        let count = request[*name].keys.as_ref().map_or(0, Vec::len);
+        if count == 0 || count > MAX_GET_KEYS {
+            let bound = if count == 0 { "greater than or equal to 1" } else { "less than or equal to 100" };
+            return Err(Error::validation(format!(
+                "1 validation error detected: Value at 'RequestItems.{name}.member.Keys' failed to satisfy constraint: Member must have length {bound}"
+            )));
+        }
     }
     let total: usize = request.values().map(|k| k.keys.as_ref().map_or(0, Vec::len)).sum();
     if total > MAX_GET_KEYS {
         return Err(Error::validation("Too many items requested for the BatchGetItem call"));
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
-    let mut names: Vec<&String> = request.keys().collect();
-    names.sort();
     let mut prepared = Vec::new();
     for name in names {
         let ka = &request[name];
-        if ka.keys.as_ref().is_none_or(|k| k.is_empty()) {
-            return Err(Error::validation(
-                "1 validation error detected: Value at 'requestItems.".to_owned()
-                    + name
-                    + ".member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1",
-            ));
-        }
         super::legacy::check_mixing(
             &[("AttributesToGet", ka.attributes_to_get.is_some())],
             &[("ProjectionExpression", ka.projection_expression.is_some())],
@@ -124,9 +138,25 @@ pub(super) fn batch_write_item(
     c.finish()?;
     let request = input.request_items.unwrap_or_default();
     if request.is_empty() {
-        return Err(Error::validation(
-            "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
-        ));
+        return Err(empty_request_items());
+    }
+    // A table's writes: 1 to 25. Over 25, the validation framework's wording, which names the
+    // member path (paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+    // batchWriteItem.test.ts, "> 25 requests", since 2026-08; the other wording echoes the
+    // request in a form monotable cannot reproduce). An empty list, the wording recorded for
+    // it, which echoes the empty map entry (DynamoDB's answer quoted in
+    // elegantdevelopment/aws-cdk-dynamodb-seeder issue 3).
+    let mut names: Vec<&String> = request.keys().collect();
+    names.sort();
+    if let Some(name) = names.iter().find(|n| request[**n].is_empty()) {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value '{{{name}=[]}}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]"
+        )));
+    }
+    if let Some(name) = names.iter().find(|n| request[**n].len() > MAX_WRITES) {
+        return Err(Error::validation(format!(
+            "1 validation error detected: Value at 'RequestItems.{name}.member' failed to satisfy constraint: Member must have length less than or equal to {MAX_WRITES}"
+        )));
     }
     let total: usize = request.values().map(Vec::len).sum();
     if total > MAX_WRITES {
@@ -134,8 +164,6 @@ pub(super) fn batch_write_item(
             "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_WRITES}, Member must have length greater than or equal to 1]"
         )));
     }
-    let mut names: Vec<&String> = request.keys().collect();
-    names.sort();
     let mut writes: Vec<(String, Write, &WriteRequest)> = Vec::new();
     for name in names {
         let table = table_for_item_op(inner, Some(name))?;
@@ -146,6 +174,13 @@ pub(super) fn batch_write_item(
                 (Some(p), None) => {
                     let item = p.item.clone().unwrap_or_default();
                     validate::check_values(item.values())?;
+                    // A key attribute of the wrong type (a scalar of another type, or a list)
+                    // is not PutItem's "Type mismatch for key" here. Source:
+                    // paritysuite/dynamodb-conformance, tests/tier3/error-messages/
+                    // batchWriteItem.test.ts (four regions, 2026-06-23).
+                    if schema.key.attrs().any(|a| item.get(&a.name).is_some_and(|v| v.attribute_type() != a.ty)) {
+                        return Err(Error::validation("The provided key element does not match the schema"));
+                    }
                     validate::check_item_key(&schema.key, &item)?;
                     let size = validate::check_item_size(&item)?;
                     validate::check_index_keys(&schema, &item)?;

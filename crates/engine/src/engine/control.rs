@@ -55,11 +55,30 @@ pub(super) fn key_type_enum_max(
         );
     }
     if schema.len() > max {
-        c.fail("[...]", path, &format!("Member must have length less than or equal to {max}"));
+        c.fail(
+            echo_key_schema(schema),
+            path,
+            &format!("Member must have length less than or equal to {max}"),
+        );
     }
     if schema.is_empty() {
         c.fail("[]", path, "Member must have length greater than or equal to 1");
     }
+}
+
+/// A key schema as DynamoDB echoes it in a constraint message, the Java model's `toString`:
+/// `[KeySchemaElement(attributeName=pk, keyType=HASH), ...]`. Source:
+/// paritysuite/dynamodb-conformance, CreateTable exact error messages ("more than 2 KeySchema
+/// elements").
+fn echo_key_schema(schema: &[KeySchemaElement]) -> String {
+    let element = |e: &KeySchemaElement| {
+        format!(
+            "KeySchemaElement(attributeName={}, keyType={})",
+            e.attribute_name.as_deref().unwrap_or("null"),
+            e.key_type.as_deref().unwrap_or("null")
+        )
+    };
+    format!("[{}]", schema.iter().map(element).collect::<Vec<_>>().join(", "))
 }
 
 pub(super) fn projection_enum(c: &mut Constraints, p: Option<&Projection>, path: &str) {
@@ -114,6 +133,14 @@ pub(super) fn resolve_key(
                 ));
             }
             let sk = attr(e)?;
+            // The table's key naming one attribute twice is answered as a key attribute
+            // without a definition (paritysuite/dynamodb-conformance, CreateTable exact error
+            // messages, "duplicate attribute in KeySchema"); an index's keeps its own text.
+            if sk.name == pk.name && index.is_none() {
+                return Err(Error::validation(
+                    "Invalid KeySchema: Some index key attribute have no definition",
+                ));
+            }
             if sk.name == pk.name {
                 return Err(Error::invalid_param(
                     "Both the Hash Key and the Range Key element in the KeySchema have the same name",
@@ -127,7 +154,10 @@ pub(super) fn resolve_key(
 
 pub(super) fn resolve_projection(p: Option<&Projection>, index: &str) -> Result<ProjectionKind, Error> {
     let p = p.ok_or_else(|| Error::invalid_param(format!("Projection not specified for index: {index}")))?;
-    let kind = p.projection_type.as_deref().unwrap_or("ALL");
+    // An empty `Projection` ({}) names no type. Source: dynalite's test suite, written against
+    // DynamoDB (test/createTable.js, "Unknown ProjectionType: null" for `Projection: {}`).
+    let kind =
+        p.projection_type.as_deref().ok_or_else(|| Error::invalid_param("Unknown ProjectionType: null"))?;
     match (kind, &p.non_key_attributes) {
         ("INCLUDE", Some(attrs)) if !attrs.is_empty() => Ok(ProjectionKind::Include(attrs.clone())),
         ("INCLUDE", _) => {
@@ -190,6 +220,28 @@ pub(super) fn new_index(
         item_count: AtomicI64::new(0),
         size_bytes: AtomicI64::new(0),
     }))
+}
+
+/// CreateTable's refusal of definitions no key uses (every key attribute is defined by now, so
+/// a count that differs means unused ones). Without indexes DynamoDB compares counts; with
+/// them it lists both sides: "Some AttributeDefinitions are not used. AttributeDefinitions:
+/// [my-string, my-int, my-hash], keys used: [my-hash, my-string]" (DynamoDB's answer to a
+/// CloudFormation stack, recorded in aws-cloudformation/cfn-lint issue 1037 and by moto's
+/// `test_create_table_with_redundant_attributes`). The definitions are listed in request
+/// order (the recording's are neither sorted nor key order) and the keys in order of first
+/// use, table key first (the recording fits that and sorting alike).
+fn unused_definitions(defs: &[AttributeDefinition], used: &[String], indexes: bool) -> Error {
+    if !indexes {
+        return Error::invalid_param(
+            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
+        );
+    }
+    let names: Vec<&str> = defs.iter().filter_map(|d| d.attribute_name.as_deref()).collect();
+    Error::invalid_param(format!(
+        "Some AttributeDefinitions are not used. AttributeDefinitions: [{}], keys used: [{}]",
+        names.join(", "),
+        used.join(", ")
+    ))
 }
 
 /// The schema a description implies (used by CreateTable and when loading the catalog).
@@ -289,6 +341,13 @@ pub(super) fn load_catalog(inner: &Inner) -> Result<(), Error> {
 }
 
 pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<CreateTableOutput, Error> {
+    // A request without TableName is refused on its own, not as a constraint. Source:
+    // paritysuite/dynamodb-conformance, CreateTable exact error messages ("missing TableName").
+    if input.table_name.is_none() {
+        return Err(Error::validation(
+            "The parameter 'TableName' is required but was not present in the request",
+        ));
+    }
     let mut c = Constraints::default();
     c.name(input.table_name.as_deref(), "tableName", true);
     c.not_null("attributeDefinitions", input.attribute_definitions.is_some());
@@ -354,7 +413,16 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             "GlobalSecondaryIndex count exceeds the per-table limit of {MAX_GSI}"
         )));
     }
-    let mut used: BTreeSet<String> = key.attrs().map(|a| a.name.clone()).collect();
+    // The key attributes in order of first use: the table's, then each index's.
+    let mut used: Vec<String> = Vec::new();
+    let mut use_keys = |k: &KeySchema| {
+        for a in k.attrs() {
+            if !used.contains(&a.name) {
+                used.push(a.name.clone());
+            }
+        }
+    };
+    use_keys(&key);
     let mut index_names = BTreeSet::new();
     for l in &lsis {
         let iname = l.index_name.as_deref().unwrap_or_default();
@@ -379,7 +447,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             )));
         }
         resolve_projection(l.projection.as_ref(), iname)?;
-        used.extend(k.attrs().map(|a| a.name.clone()));
+        use_keys(&k);
     }
     for g in &gsis {
         let iname = g.index_name.as_deref().unwrap_or_default();
@@ -401,12 +469,10 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
             }
             _ => {}
         }
-        used.extend(k.attrs().map(|a| a.name.clone()));
+        use_keys(&k);
     }
     if used.len() != defs.len() {
-        return Err(Error::invalid_param(
-            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
-        ));
+        return Err(unused_definitions(&defs_list, &used, lsis.len() + gsis.len() > 0));
     }
     let policy = super::policy::create_time_policy(input.resource_policy.as_deref())?;
     if inner.tables.read().contains_key(&name) {
@@ -532,8 +598,26 @@ pub(super) fn gsi_description(
 }
 
 /// The table's description with live counters filled in.
+/// The table's description as CreateTable, DescribeTable and UpdateTable answer it.
+/// `AttributeDefinitions` and each index's `NonKeyAttributes` come sorted by name, whatever
+/// order CreateTable gave them in; index lists keep theirs. Source: ack-api-quirks
+/// DDB-TABLE-125 (verified 2026-10-08: "[z, a, m, sk, pk] are returned as [a, m, pk, sk, z]
+/// (already in the CreateTable response)"; "INCLUDE NonKeyAttributes sent as [zz, aa, mm, sk]
+/// come back as [aa, mm, sk, zz]").
 pub(super) fn describe(table: &Table) -> TableDescription {
     let mut d = table.meta.lock().description.clone();
+    if let Some(defs) = d.attribute_definitions.as_mut() {
+        defs.sort_by(|a, b| a.attribute_name.cmp(&b.attribute_name));
+    }
+    let projections = d
+        .global_secondary_indexes
+        .iter_mut()
+        .flatten()
+        .map(|g| &mut g.projection)
+        .chain(d.local_secondary_indexes.iter_mut().flatten().map(|l| &mut l.projection));
+    for names in projections.flatten().filter_map(|p| p.non_key_attributes.as_mut()) {
+        names.sort();
+    }
     d.item_count = Some(table.item_count.load(Ordering::Relaxed));
     d.table_size_bytes = Some(table.size_bytes.load(Ordering::Relaxed));
     let schema = table.schema();
@@ -589,6 +673,28 @@ pub(super) fn list_tables(inner: &Inner, input: ListTablesInput) -> Result<ListT
     Ok(ListTablesOutput { table_names: Some(names), last_evaluated_table_name: last })
 }
 
+/// The short description DeleteTable answers with: name, status `DELETING`, throughput, size,
+/// item count, ARN, id, deletion protection and (when set) table class; no key schema,
+/// definitions, indexes, stream or billing summary. Source: the aws CLI's `delete-table`
+/// output recorded against DynamoDB in eu-central-1 on 2025-04-22 (richplastow/
+/// basic-dynamodb-lambda-api, README step 2-4), the table class as recorded in ap-south-1
+/// (a DynamoDB CLI cheat sheet's `delete-table` response); dynalite issue 60 recorded the
+/// same short form in 2016, before ids and deletion protection existed.
+fn deleting_description(full: TableDescription) -> TableDescription {
+    TableDescription {
+        table_name: full.table_name,
+        table_status: Some("DELETING".into()),
+        provisioned_throughput: full.provisioned_throughput,
+        table_size_bytes: full.table_size_bytes,
+        item_count: full.item_count,
+        table_arn: full.table_arn,
+        table_id: full.table_id,
+        table_class_summary: full.table_class_summary,
+        deletion_protection_enabled: full.deletion_protection_enabled,
+        ..TableDescription::default()
+    }
+}
+
 pub(super) fn delete_table(inner: &Inner, input: DeleteTableInput) -> Result<DeleteTableOutput, Error> {
     let table = control_table(inner, input.table_name.as_deref())?;
     if table.meta.lock().description.deletion_protection_enabled == Some(true) {
@@ -596,8 +702,7 @@ pub(super) fn delete_table(inner: &Inner, input: DeleteTableInput) -> Result<Del
             "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.",
         ));
     }
-    let mut d = describe(&table);
-    d.table_status = Some("DELETING".into());
+    let d = deleting_description(describe(&table));
     {
         let mut tables = inner.tables.write();
         match tables.get(&table.name) {

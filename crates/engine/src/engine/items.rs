@@ -173,7 +173,12 @@ impl Write {
                     Some(o) => (**o).clone(),
                     None => self_.key_item.clone(),
                 };
-                let (item, changed) = plan.apply_owned(base).map_err(|e| Refusal::Invalid(expr_err(e)))?;
+                let (mut item, changed) =
+                    plan.apply_owned(base).map_err(|e| Refusal::Invalid(expr_err(e)))?;
+                // Packing stores sets in canonical order; the decoded item the response and
+                // the stream read must hold them in the same order (an `ADD` appends, a
+                // `SET` copies the request's order).
+                item.sort_sets();
                 updated_paths = changed.paths;
                 let size = validate::check_updated_item_size(&item).map_err(Refusal::Invalid)?;
                 if let Some(e) = super::transact_checks::empty_updated_index_key(schema, &item) {
@@ -301,6 +306,8 @@ pub(super) fn get_item(inner: &Inner, input: GetItemInput) -> Result<GetItemOutp
     c.name(input.table_name.as_deref(), "tableName", true);
     c.not_null("key", input.key.is_some());
     capacity::check(&mut c, input.return_consumed_capacity.as_deref());
+    // dynalite's test suite, written against DynamoDB (test/getItem.js).
+    c.non_empty(input.attributes_to_get.as_ref().map(Vec::len), "attributesToGet");
     c.finish()?;
     legacy::check_mixing(
         &[("AttributesToGet", input.attributes_to_get.is_some())],

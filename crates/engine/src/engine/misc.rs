@@ -3,25 +3,37 @@
 use std::sync::Arc;
 
 use super::control::{control_table, save};
-use super::util::lookup;
+use super::util::{lookup, ACCOUNT_ID};
 use super::Inner;
 use crate::api::*;
 use crate::table::Table;
 use crate::validate::Constraints;
 use crate::{Error, ErrorKind};
 
-fn table_by_arn(inner: &Inner, arn: Option<&str>) -> Result<Arc<Table>, Error> {
+/// The table a tag operation's `ResourceArn` names. `action` is the operation's IAM action
+/// (`dynamodb:ListTagsOfResource`), named when the ARN is another account's: the caller holds
+/// no permission there, so DynamoDB refuses it with `AccessDeniedException` "User: <caller> is
+/// not authorized to perform: dynamodb:ListTagsOfResource on resource: <arn>" (dynalite's
+/// test suite, test/listTagsOfResource.js and test/tagResource.js, written against DynamoDB;
+/// monotable's caller is the account's root).
+fn table_by_arn(inner: &Inner, arn: Option<&str>, action: &str) -> Result<Arc<Table>, Error> {
     let arn = arn.ok_or_else(|| {
         Error::validation("1 validation error detected: Value null at 'resourceArn' failed to satisfy constraint: Member must not be null")
     })?;
-    let name = arn
+    let (account, name) = arn
         .strip_prefix("arn:")
         .and_then(|rest| rest.split_once(":table/"))
-        .map(|(_, name)| name)
-        .filter(|n| !n.is_empty() && !n.contains('/'))
+        .filter(|(_, name)| !name.is_empty() && !name.contains('/'))
+        .map(|(head, name)| (head.rsplit(':').next().unwrap_or_default(), name))
         .ok_or_else(|| {
             Error::validation(format!("Invalid TableArn: Invalid ResourceArn provided as input {arn}"))
         })?;
+    if account != ACCOUNT_ID {
+        return Err(Error::new(
+            ErrorKind::AccessDenied,
+            format!("User: arn:aws:iam::{ACCOUNT_ID}:root is not authorized to perform: {action} on resource: {arn}"),
+        ));
+    }
     lookup(inner, name).ok_or_else(|| {
         Error::new(
             ErrorKind::ResourceNotFound,
@@ -31,7 +43,7 @@ fn table_by_arn(inner: &Inner, arn: Option<&str>) -> Result<Arc<Table>, Error> {
 }
 
 pub(super) fn tag_resource(inner: &Inner, input: TagResourceInput) -> Result<TagResourceOutput, Error> {
-    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
+    let table = table_by_arn(inner, input.resource_arn.as_deref(), "dynamodb:TagResource")?;
     let tags = input.tags.unwrap_or_default();
     if tags.is_empty() {
         return Err(Error::validation("Atleast one Tag needs to be provided as Input."));
@@ -55,7 +67,7 @@ pub(super) fn tag_resource(inner: &Inner, input: TagResourceInput) -> Result<Tag
 }
 
 pub(super) fn untag_resource(inner: &Inner, input: UntagResourceInput) -> Result<UntagResourceOutput, Error> {
-    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
+    let table = table_by_arn(inner, input.resource_arn.as_deref(), "dynamodb:UntagResource")?;
     let keys = input.tag_keys.unwrap_or_default();
     if keys.is_empty() {
         return Err(Error::validation("Atleast one Tag Key needs to be provided as Input."));
@@ -75,7 +87,7 @@ pub(super) fn list_tags_of_resource(
     inner: &Inner,
     input: ListTagsOfResourceInput,
 ) -> Result<ListTagsOfResourceOutput, Error> {
-    let table = table_by_arn(inner, input.resource_arn.as_deref())?;
+    let table = table_by_arn(inner, input.resource_arn.as_deref(), "dynamodb:ListTagsOfResource")?;
     let tags = table.meta.lock().tags.clone();
     Ok(ListTagsOfResourceOutput { tags: Some(tags), next_token: None })
 }

@@ -63,11 +63,18 @@ impl Target {
     }
 
     /// Encodes an ExclusiveStartKey into this keyspace's key, checking its shape.
-    fn start_key(&self, esk: &Item) -> Result<Vec<u8>, Error> {
-        let invalid = || {
-            Error::validation(
+    /// The storage key an `ExclusiveStartKey` names: exactly the table key plus, on an index,
+    /// the index key, with the right types. Otherwise "The provided starting key is invalid",
+    /// which a Scan of a table completes with ": The provided key element does not match the
+    /// schema" (a Query or a Scan of an index does not). Source: DynamoDB's answers for Scan
+    /// and Query of tables and global indexes, recorded in ExtendDB pull requests 66 and 86
+    /// (2026-05) and floci pull request 1443.
+    fn start_key(&self, esk: &Item, op: ReadOp) -> Result<Vec<u8>, Error> {
+        let invalid = || match (op, &self.index) {
+            (ReadOp::Scan, None) => Error::validation(
                 "The provided starting key is invalid: The provided key element does not match the schema",
-            )
+            ),
+            _ => Error::validation("The provided starting key is invalid"),
         };
         let mut wanted: Vec<&str> = self.schema.key.attrs().map(|a| a.name.as_str()).collect();
         if let Some(i) = &self.index {
@@ -89,6 +96,13 @@ impl Target {
         }
         Ok(out)
     }
+}
+
+/// Which read an `ExclusiveStartKey` belongs to (their refusals differ).
+#[derive(Clone, Copy)]
+enum ReadOp {
+    Query,
+    Scan,
 }
 
 /// The values of an ExclusiveStartKey must be valid attribute values.
@@ -470,19 +484,54 @@ fn check_filter_keys(order: &KeySchema, filter: Option<&Condition>, parameter: &
     Ok(())
 }
 
-fn read_constraints(
-    c: &mut Constraints,
-    table: Option<&str>,
-    index: Option<&str>,
+/// The constraint checks Query and Scan share. An empty `AttributesToGet` is one of them
+/// (dynalite's test suite, written against DynamoDB: "Value '[]' at 'attributesToGet' failed
+/// to satisfy constraint: Member must have length greater than or equal to 1").
+///
+/// A Limit below 1 is "Value at 'Limit' ..." for a Query and "Value '0' at 'limit' ..." for a
+/// Scan (paritysuite/dynamodb-conformance, Query "exact error messages"; the Scan form as
+/// ExtendDB records it from DynamoDB).
+fn read_constraints(c: &mut Constraints, op: ReadOp, input: ReadConstraints<'_>) {
+    c.name(input.table, "tableName", true);
+    c.name(input.index, "indexName", false);
+    match (op, input.limit) {
+        (ReadOp::Query, Some(limit)) if limit < 1 => {
+            c.fail_unechoed("Limit", "Member must have value greater than or equal to 1")
+        }
+        _ => c.range(input.limit, "limit", 1, None),
+    }
+    c.one_of(
+        input.select,
+        "select",
+        &["SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"],
+    );
+    capacity::check(c, input.rcc);
+    c.non_empty(input.attributes_to_get, "attributesToGet");
+}
+
+/// The [`ReadConstraints`] of a Query or Scan input, whose members have the same names.
+macro_rules! constrained {
+    ($input:expr) => {
+        ReadConstraints {
+            table: $input.table_name.as_deref(),
+            index: $input.index_name.as_deref(),
+            limit: $input.limit,
+            select: $input.select.as_deref(),
+            rcc: $input.return_consumed_capacity.as_deref(),
+            attributes_to_get: $input.attributes_to_get.as_ref().map(Vec::len),
+        }
+    };
+}
+
+/// The members of a Query or Scan that [`read_constraints`] checks.
+struct ReadConstraints<'a> {
+    table: Option<&'a str>,
+    index: Option<&'a str>,
     limit: Option<i64>,
-    sel: Option<&str>,
-    rcc: Option<&str>,
-) {
-    c.name(table, "tableName", true);
-    c.name(index, "indexName", false);
-    c.range(limit, "limit", 1, None);
-    c.one_of(sel, "select", &["SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"]);
-    capacity::check(c, rcc);
+    select: Option<&'a str>,
+    rcc: Option<&'a str>,
+    /// The length of `AttributesToGet`, when given.
+    attributes_to_get: Option<usize>,
 }
 
 fn filter_condition(
@@ -498,16 +547,30 @@ fn filter_condition(
     }
 }
 
+/// A Query's expressions are all read for syntax (emptiness included) before any is resolved
+/// and before the table is looked up: an empty FilterExpression or ProjectionExpression is
+/// reported ahead of a key condition that names no key, even of a table that does not exist.
+/// Source: dynalite's test suite, written against DynamoDB (test/query.js, "empty
+/// FilterExpression" and "empty ProjectionExpression" beside the KeyConditionExpression
+/// `attribute_type(a, :a)` on table `abc`). The trees go into the per-thread cache, so
+/// resolving them later parses nothing again.
+fn check_syntax(input: &QueryInput) -> Result<(), Error> {
+    let texts = [
+        (input.key_condition_expression.as_deref(), ExpressionKind::KeyCondition),
+        (input.filter_expression.as_deref(), ExpressionKind::Filter),
+        (input.projection_expression.as_deref(), ExpressionKind::Projection),
+    ];
+    for (text, kind) in texts {
+        if let Some(text) = text {
+            monotable_expr::check_syntax(text, kind).map_err(expr_err)?;
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Error> {
     let mut c = Constraints::default();
-    read_constraints(
-        &mut c,
-        input.table_name.as_deref(),
-        input.index_name.as_deref(),
-        input.limit,
-        input.select.as_deref(),
-        input.return_consumed_capacity.as_deref(),
-    );
+    read_constraints(&mut c, ReadOp::Query, constrained!(input));
     c.finish()?;
     legacy::check_mixing(
         &[
@@ -545,6 +608,7 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
             return Err(Error::validation("Conditions can be of length 1 or 2 only"));
         }
     }
+    check_syntax(&input)?;
     let consistent = input.consistent_read == Some(true);
     let target = target(inner, input.table_name.as_deref(), input.index_name.as_deref(), consistent)?;
     let order = target.order_key().clone();
@@ -578,7 +642,7 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
     target.check_projection(select, projection.as_ref())?;
     let reverse = input.scan_index_forward == Some(false);
     let range = key_range(&order, &kc, reverse)?;
-    let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
+    let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k, ReadOp::Query)).transpose()?;
     if let Some(k) = &start {
         if !within(&range, k) {
             return Err(Error::validation(
@@ -608,14 +672,7 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
 
 pub(super) fn scan(inner: &Inner, input: ScanInput) -> Result<ScanOutput, Error> {
     let mut c = Constraints::default();
-    read_constraints(
-        &mut c,
-        input.table_name.as_deref(),
-        input.index_name.as_deref(),
-        input.limit,
-        input.select.as_deref(),
-        input.return_consumed_capacity.as_deref(),
-    );
+    read_constraints(&mut c, ReadOp::Scan, constrained!(input));
     c.range(input.segment, "segment", 0, Some(999_999));
     c.range(input.total_segments, "totalSegments", 1, Some(1_000_000));
     c.finish()?;
@@ -679,7 +736,20 @@ pub(super) fn scan(inner: &Inner, input: ScanInput) -> Result<ScanOutput, Error>
         ProjectionSource::of(input.projection_expression.is_some(), input.attributes_to_get.is_some());
     let select = select(input.select.as_deref(), source, &target, false)?;
     target.check_projection(select, projection.as_ref())?;
-    let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k)).transpose()?;
+    let start = input.exclusive_start_key.as_ref().map(|k| target.start_key(k, ReadOp::Scan)).transpose()?;
+    // A parallel Scan's starting key must be of the segment scanned; the message names the
+    // segment it is of. Source: DynamoDB's answer recorded in ScyllaDB pull request 9270 ("The
+    // provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey
+    // with correct Segment. TotalSegments: 1000000 Segment: 0") and ExtendDB pull request 203
+    // (us-east-1, 2026-07: the message names the correct segment).
+    if let (Some(esk), Some((seg, total))) = (&input.exclusive_start_key, segment) {
+        let own = segment_of(esk.get(&target.order_key().pk.name).map(AttrRef::Decoded), total);
+        if own != seg {
+            return Err(Error::validation(format!(
+                "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: {total} Segment: {own}"
+            )));
+        }
+    }
     let range = KeyRange { start: Bound::Unbounded, end: Bound::Unbounded, reverse: false };
     let result = run_page(Page {
         target: &target,

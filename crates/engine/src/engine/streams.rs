@@ -35,9 +35,35 @@ fn stream_not_found(arn: &str) -> Error {
     Error::new(ErrorKind::ResourceNotFound, format!("Requested resource not found: Stream: {arn} not found"))
 }
 
+/// Refuses a stream ARN that is not of the form
+/// `arn:<partition>:dynamodb:<region>:<account>:table/<name>/stream/<label>`:
+/// ValidationException "Invalid StreamArn" (the AWS SDK for JavaScript's integration test of
+/// DynamoDB Streams, `describeStream` with `fake-stream`; ScyllaDB's test_streams.py,
+/// `test_describe_nonexistent_stream` and `test_get_shard_iterator_for_nonexistent_stream`,
+/// run against DynamoDB, where DynamoDB Local answers ResourceNotFoundException). A
+/// well-formed ARN that names no stream is ResourceNotFoundException.
+fn check_stream_arn(arn: &str) -> Result<(), Error> {
+    let resource = arn.strip_prefix("arn:").and_then(|rest| {
+        let mut parts = rest.splitn(5, ':');
+        let (_partition, service, _region, _account, resource) =
+            (parts.next()?, parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+        (service == "dynamodb").then_some(resource)
+    });
+    let well_formed = resource
+        .and_then(|r| r.strip_prefix("table/"))
+        .and_then(|r| r.split_once("/stream/"))
+        .is_some_and(|(name, label)| !name.is_empty() && !name.contains('/') && !label.is_empty());
+    if well_formed {
+        Ok(())
+    } else {
+        Err(Error::validation("Invalid StreamArn"))
+    }
+}
+
 /// Finds a readable stream by its ARN (`<table ARN>/stream/<label>`): first among the
 /// table's streams, then among those of deleted tables of that name.
 fn find(inner: &Inner, arn: &str) -> Result<Found, Error> {
+    check_stream_arn(arn)?;
     let rest = arn.strip_prefix(ARN_PREFIX).ok_or_else(|| stream_not_found(arn))?;
     let (name, label) = rest.split_once("/stream/").ok_or_else(|| stream_not_found(arn))?;
     let now = stream::now_millis();
@@ -108,6 +134,7 @@ pub(super) fn list_streams(inner: &Inner, input: ListStreamsInput) -> Result<Lis
         })
         .collect();
     if let Some(start) = &input.exclusive_start_stream_arn {
+        check_stream_arn(start)?;
         match all.iter().position(|s| s.stream_arn.as_deref() == Some(start)) {
             Some(i) => drop(all.drain(..=i)),
             None => all.clear(),
@@ -177,16 +204,26 @@ pub(super) fn describe_stream(
     let mut c = Constraints::default();
     c.not_null("streamArn", input.stream_arn.is_some());
     c.range(input.limit, "limit", 1, Some(100));
+    // The filter's one type (API reference, ShardFilter: `CHILD_SHARDS`); another is refused
+    // (ScyllaDB's test_streams.py, `Type: 'foo'`, run against DynamoDB).
+    if let Some(filter) = &input.shard_filter {
+        c.one_of(filter.r#type.as_deref(), "shardFilter.type", &["CHILD_SHARDS"]);
+    }
     c.finish()?;
     let found = find(inner, input.stream_arn.as_deref().unwrap_or_default())?;
     let now = stream::now_millis();
     let first = horizon(inner, &found, now)?;
     let info = &found.info;
     let shard_id = info.shard_id();
-    // The shard is listed unless the caller has paged past it.
-    let shards = match &input.exclusive_start_shard_id {
-        Some(s) if *s == shard_id => Vec::new(),
-        _ => vec![Shard {
+    // Shards are listed in shard-id order after `ExclusiveStartShardId`, so an id that is no
+    // shard's does not restart the listing (ScyllaDB's test_streams.py,
+    // `test_describe_stream_with_nonexistent_last_shard` and `list_shards`, run against
+    // DynamoDB: a `zzz…` id lists nothing). The one shard has no parent, so it is nobody's
+    // child: a `CHILD_SHARDS` filter lists nothing.
+    let paged_past = input.exclusive_start_shard_id.as_ref().is_some_and(|s| *s >= shard_id);
+    let shards = match paged_past || input.shard_filter.is_some() {
+        true => Vec::new(),
+        false => vec![Shard {
             shard_id: Some(shard_id),
             sequence_number_range: Some(SequenceNumberRange {
                 starting_sequence_number: Some(stream::format_seq(first)),
@@ -254,8 +291,11 @@ pub(super) fn get_shard_iterator(
             let text = input.sequence_number.as_deref().ok_or_else(|| {
                 Error::validation(format!("Must provide a SequenceNumber for the {kind} shard iterator type"))
             })?;
+            // The shard's StartingSequenceNumber is accepted even while no record has it
+            // (ScyllaDB's test_streams.py, `test_get_shard_iterator`, run against DynamoDB:
+            // both types at the starting number of a new stream's shard).
             let seq = stream::parse_seq(text)
-                .filter(|s| *s >= found.info.start_seq && *s < end)
+                .filter(|s| *s >= found.info.start_seq && (*s < end || *s == first))
                 .ok_or_else(|| {
                     Error::validation(format!(
                         "Invalid SequenceNumber for the shard: {text} is not a sequence number of shard {shard}"

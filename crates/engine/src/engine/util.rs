@@ -15,6 +15,8 @@ pub(crate) fn now_epoch() -> f64 {
 
 /// The account and region monotable pretends to be in, for ARNs.
 pub(crate) const ARN_PREFIX: &str = "arn:aws:dynamodb:us-east-1:000000000000:table/";
+/// The account of [`ARN_PREFIX`].
+pub(crate) const ACCOUNT_ID: &str = "000000000000";
 
 /// Validates a `TableName` member and finds the table (`ResourceNotFoundException`
 /// "Requested resource not found" when it does not exist, as item operations report).

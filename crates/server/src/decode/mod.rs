@@ -19,8 +19,10 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use crate::ServerError;
 
 mod fast;
+mod number_layers;
 
 pub(crate) use fast::plain_get;
+pub(crate) use number_layers::reword as reword_number_error;
 
 /// The deepest nesting of arrays and objects a request may have. DynamoDB allows 32 levels
 /// of nested attribute values (two JSON levels each) below a few levels of request structure;

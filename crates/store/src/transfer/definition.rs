@@ -9,7 +9,8 @@ use super::TransferError;
 /// The `Format` value of definition files this build writes and reads.
 pub const DEFINITION_FORMAT: &str = "monotable-table-definition/1";
 
-/// A table's schema as a CreateTable request, plus its TTL attribute.
+/// A table's schema as a CreateTable request (with its deletion protection), plus its TTL
+/// attribute.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 #[non_exhaustive]
@@ -52,6 +53,11 @@ impl TableDefinition {
             create.insert("ProvisionedThroughput".into(), throughput(&desc));
         } else {
             create.insert("BillingMode".into(), json!("PAY_PER_REQUEST"));
+        }
+        // Deletion protection is a CreateTable parameter too; written only when on, so a
+        // definition of an unprotected table is unchanged.
+        if desc.get("DeletionProtectionEnabled").and_then(Value::as_bool) == Some(true) {
+            create.insert("DeletionProtectionEnabled".into(), json!(true));
         }
         for (field, global) in [("GlobalSecondaryIndexes", true), ("LocalSecondaryIndexes", false)] {
             let Some(indexes) = desc.get(field).and_then(Value::as_array) else { continue };
