@@ -5,16 +5,15 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-/** The platform package's name for this machine, e.g. `@monotable/linux-x64-gnu`. */
-function platformPackage(platform = process.platform, arch = process.arch) {
-  if (platform === "linux") return `@monotable/linux-${arch}-${isMusl() ? "musl" : "gnu"}`;
-  return `@monotable/${platform}-${arch}`;
-}
-
-function isMusl() {
-  // Node's diagnostic report names the glibc it runs on; on musl there is none.
-  const report = process.report && typeof process.report.getReport === "function" ? process.report.getReport() : null;
-  return !(report && report.header && report.header.glibcVersionRuntime);
+/**
+ * The platform packages that may hold this machine's executable. On Linux both the glibc and
+ * the musl package are candidates: npm installs only the one whose `libc` field fits, so
+ * whichever is present is right, and no libc detection (which costs a diagnostic report) is
+ * needed on every start.
+ */
+function platformPackages(platform = process.platform, arch = process.arch) {
+  if (platform === "linux") return [`@monotable/linux-${arch}-gnu`, `@monotable/linux-${arch}-musl`];
+  return [`@monotable/${platform}-${arch}`];
 }
 
 function binaryPath() {
@@ -23,20 +22,23 @@ function binaryPath() {
     if (!fs.existsSync(fromEnv)) throw new Error(`MONOTABLE_BINARY is set to ${fromEnv}, which does not exist`);
     return fromEnv;
   }
-  const pkg = platformPackage();
   const exe = process.platform === "win32" ? "monotable.exe" : "monotable";
-  let manifest;
-  try {
-    manifest = require.resolve(`${pkg}/package.json`);
-  } catch {
-    throw new Error(
-      `monotable has no prebuilt binary for this machine (${process.platform} ${process.arch}): the package ` +
-        `${pkg} is not installed. If npm skipped optional dependencies (--omit=optional, --no-optional), ` +
-        `install again without that flag; otherwise build it with \`cargo install monotable-cli\` ` +
-        `and set MONOTABLE_BINARY to its path.`
-    );
+  const packages = platformPackages();
+  for (const pkg of packages) {
+    let manifest;
+    try {
+      manifest = require.resolve(`${pkg}/package.json`);
+    } catch {
+      continue;
+    }
+    return path.join(path.dirname(manifest), "bin", exe);
   }
-  return path.join(path.dirname(manifest), "bin", exe);
+  throw new Error(
+    `monotable has no prebuilt binary for this machine (${process.platform} ${process.arch}): none of ` +
+      `${packages.join(", ")} is installed. If npm skipped optional dependencies (--omit=optional, ` +
+      `--no-optional), install again without that flag; otherwise build it with \`cargo install ` +
+      `monotable-cli\` and set MONOTABLE_BINARY to its path.`
+  );
 }
 
-module.exports = { binaryPath, platformPackage };
+module.exports = { binaryPath, platformPackages };
