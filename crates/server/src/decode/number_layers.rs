@@ -1,7 +1,7 @@
 //! The two layers in which DynamoDB reports a malformed number, and their wordings.
 //!
 //! The request parser (`monotable_types`' wire form) refuses a number that is not one with
-//! "The parameter cannot be converted to a numeric value: <text>", or with the overflow,
+//! "The parameter cannot be converted to a numeric value: TEXT", or with the overflow,
 //! underflow or precision text. DynamoDB then words it by operation (paritysuite/
 //! dynamodb-conformance, tests/tier3/error-messages/valueLayers.test.ts, four regions,
 //! 2026-10-09):
