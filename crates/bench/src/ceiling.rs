@@ -9,7 +9,8 @@
 //! answered when more than one connection is open (one `yield_now`, see the server's
 //! `transport::coalesce`; the rule is restated here, as the load generator does not depend
 //! on the server): without that, the ceiling would sit below what a worker reaches.
-//! [`Coalesce::No`] gives the plain hyper server of the benchmark tables before session 20.
+//! [`Coalesce::No`] gives the plain hyper server of the benchmark tables measured before
+//! commit 6a53a8a.
 //! Runs against it skip setup (`--skip-setup`): it has no table to create or load.
 
 use std::convert::Infallible;
