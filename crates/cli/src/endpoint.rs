@@ -9,8 +9,10 @@
 //!   `AWS_PROFILE`) gets static placeholder credentials without consulting the chain: a local
 //!   emulator accepts any key, and the chain would only log each provider's failure.
 //!
-//! The region is `us-east-1` when nothing configures one. A loopback URL takes it from
-//! `AWS_REGION` or `AWS_DEFAULT_REGION` only, without the chain's lookups.
+//! The region is `us-east-1` when nothing configures one. A local endpoint keeps tables per
+//! region as DynamoDB does, so a loopback URL takes the region the SDKs would: `AWS_REGION`,
+//! `AWS_DEFAULT_REGION`, then the profile's `region`, without the chain's instance-metadata
+//! lookup (which logs a warning off EC2).
 
 use aws_config::retry::RetryConfig;
 use aws_config::BehaviorVersion;
@@ -38,11 +40,14 @@ pub async fn client(endpoint: &str, retries: Retries) -> Client {
         Retries::Off => RetryConfig::disabled(),
     };
     let loopback = is_loopback(endpoint);
-    let local_region = || Region::new(region_from_environment().unwrap_or_else(|| DEFAULT_REGION.into()));
-    if loopback && !credentials_in_environment() {
+    let local_region = match loopback {
+        true => Some(local_region().await),
+        false => None,
+    };
+    if let (Some(region), false) = (&local_region, credentials_in_environment()) {
         let config = aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
-            .region(local_region())
+            .region(region.clone())
             .credentials_provider(Credentials::new("local", "local", None, None, "monotable-placeholder"))
             .retry_config(retry)
             .endpoint_url(endpoint)
@@ -53,10 +58,8 @@ pub async fn client(endpoint: &str, retries: Retries) -> Client {
     if endpoint != AWS {
         loader = loader.endpoint_url(endpoint);
     }
-    if loopback {
-        // Any region does for a local endpoint: skip the chain's lookup (profile, then the
-        // instance metadata service, which logs a warning off EC2).
-        loader = loader.region(local_region());
+    if let Some(region) = local_region {
+        loader = loader.region(region);
     }
     let sdk = loader.load().await;
     let mut builder = aws_sdk_dynamodb::config::Builder::from(&sdk);
@@ -64,6 +67,16 @@ pub async fn client(endpoint: &str, retries: Retries) -> Client {
         builder = builder.region(Region::new(DEFAULT_REGION));
     }
     Client::from_conf(builder.build())
+}
+
+/// The region of a local endpoint: the environment's, else the profile's, else `us-east-1`.
+pub(crate) async fn local_region() -> Region {
+    if let Some(region) = region_from_environment() {
+        return Region::new(region);
+    }
+    use aws_config::meta::region::ProvideRegion;
+    let profile = aws_config::profile::ProfileFileRegionProvider::new();
+    profile.region().await.unwrap_or_else(|| Region::new(DEFAULT_REGION))
 }
 
 fn environment(name: &str) -> Option<String> {

@@ -1,17 +1,21 @@
 //! `monotable serve`: the DynamoDB JSON protocol on a local endpoint.
 //!
 //! Storage is in memory by default, or durable in `--data-dir DIR` (`monotable-store`, see
-//! docs/STORAGE.md). Expired TTL items are swept in the background either way. The endpoint
+//! docs/STORAGE.md). Tables live in the region (and, under `--auth verify`, the account) a
+//! request is signed for, one engine each, unless `--shared-db` gives every request the
+//! tables of `--region`. Expired TTL items are swept in the background either way. The endpoint
 //! and an aws CLI example are printed on stdout as soon as the socket is bound; logs go to
 //! stderr (`RUST_LOG=debug` shows one line per request).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use anyhow::Context;
-use monotable_engine::Engine;
+use monotable_engine::{Engine, Location, Storage};
 use monotable_server::{Auth, Credentials, Mount, Service};
-use monotable_store::{SyncPolicy, TtlSweeper};
+use monotable_store::{SweeperHandle, SyncPolicy, TtlSweeper};
 use tokio::net::TcpListener;
 
 use crate::console::ConsoleMode;
@@ -52,8 +56,9 @@ pub struct ServeArgs {
     /// Authentication mode.
     #[arg(long, value_enum, default_value_t = AuthMode::Accept)]
     auth: AuthMode,
-    /// Key pairs for --auth verify, as ACCESS_KEY_ID:SECRET_ACCESS_KEY, comma-separated.
-    /// Prefer the environment variable: command lines are visible to other users.
+    /// Key pairs for --auth verify, as ACCESS_KEY_ID:SECRET_ACCESS_KEY, comma-separated; a
+    /// third part, a twelve-digit account id (default 000000000000), puts the key's tables in
+    /// that account. Prefer the environment variable: command lines are visible to other users.
     #[arg(long, env = "MONOTABLE_CREDENTIALS", hide_env_values = true)]
     credentials: Option<String>,
     /// Threads serving requests. Default: half the machine's cores (at least one), because
@@ -67,6 +72,16 @@ pub struct ServeArgs {
     /// A design document (YAML or JSON) for the console's single-table views.
     #[arg(long, value_name = "FILE")]
     design: Option<PathBuf>,
+    /// The region whose tables the console shows and --shared-db serves. Default: AWS_REGION,
+    /// else AWS_DEFAULT_REGION, else the AWS profile's region, else us-east-1, as the AWS SDKs
+    /// choose.
+    #[arg(long, value_name = "REGION")]
+    region: Option<String>,
+    /// One database for every request, whatever region and account it is signed for (the
+    /// tables of --region), as DynamoDB Local's -sharedDb. Without it each region of each
+    /// account has tables of its own, as in DynamoDB.
+    #[arg(long)]
+    shared_db: bool,
 }
 
 /// The default number of request-serving threads: half the available cores, at least one.
@@ -91,14 +106,26 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Auth::Verify(credentials)
         }
     };
+    let home = Location::region(match args.region.clone() {
+        Some(region) => region,
+        None => default_region()?,
+    });
     // `--in-memory` is the default; clap only uses it to refuse `--data-dir` alongside it.
-    let (engine, storage_note) = match &args.data_dir {
-        None => (Engine::new(), "in memory".to_string()),
-        Some(dir) => open_durable(dir, &args.sync)?,
+    let (store, storage_note) = match &args.data_dir {
+        None => (None, "in memory".to_string()),
+        Some(dir) => {
+            let (store, note) = open_durable(dir, &args.sync)?;
+            (Some(store), note)
+        }
     };
-    if let Some(dir) = &args.bucket_dir {
-        engine.set_bucket_root(dir);
-    }
+    let locations = Locations { store, bucket_dir: args.bucket_dir.clone(), sweepers: Default::default() };
+    let engine = locations.open(&home).map_err(anyhow::Error::msg)?;
+    let storage_note = match args.shared_db {
+        true => {
+            format!("{storage_note}; one database for every region: the tables of {}", home.region_name())
+        }
+        false => format!("{storage_note}; tables per region, {} first", home.region_name()),
+    };
     let design = args.design.as_deref().map(crate::console::read_design).transpose()?;
     let console = crate::console::mount(args.console, &args.host, &engine, &auth, design);
     let workers = args.workers.map_or_else(default_workers, usize::from);
@@ -113,13 +140,54 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         b
     };
     let runtime = builder.enable_all().build().context("could not start the async runtime")?;
-    let sweeper = TtlSweeper::new(engine.clone()).spawn();
-    let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth, console));
-    drop(sweeper);
-    result
+    let service = match args.shared_db {
+        true => Service::new(engine),
+        false => {
+            let locations = Arc::new(locations);
+            let open = Arc::clone(&locations);
+            Service::per_location(engine, move |location| open.open(location))
+        }
+    };
+    let banner_region = home.region_name().to_owned();
+    runtime.block_on(serve(args.host, args.port, service, storage_note, auth, console, banner_region))
 }
 
-fn open_durable(dir: &Path, sync: &str) -> anyhow::Result<(Engine, String)> {
+/// The region the AWS SDKs would configure a client here with (environment, then profile,
+/// then `us-east-1`), so that the console shows the tables such a client writes.
+fn default_region() -> anyhow::Result<String> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    Ok(runtime.block_on(crate::endpoint::local_region()).to_string())
+}
+
+/// Opens the engine of each location a request is signed for: in memory, or in the one data
+/// directory (whose bare names are the default location's, docs/STORAGE.md), each with its
+/// bucket directory and TTL sweeper.
+struct Locations {
+    store: Option<Arc<dyn Storage>>,
+    bucket_dir: Option<PathBuf>,
+    /// Stopped when the last engine goes, with the service.
+    sweepers: std::sync::Mutex<Vec<SweeperHandle>>,
+}
+
+impl Locations {
+    fn open(&self, location: &Location) -> Result<Engine, String> {
+        let engine = match &self.store {
+            None => Engine::new_at(location.clone()),
+            Some(store) => Engine::with_storage_at(Arc::clone(store), location.clone())
+                .map_err(|e| format!("could not load the tables of {location}: {e}"))?,
+        };
+        if let Some(dir) = &self.bucket_dir {
+            engine.set_bucket_root(dir);
+        }
+        self.sweepers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(TtlSweeper::new(engine.clone()).spawn());
+        Ok(engine)
+    }
+}
+
+fn open_durable(dir: &Path, sync: &str) -> anyhow::Result<(Arc<dyn Storage>, String)> {
     let sync: SyncPolicy = sync.parse()?;
     let store = monotable_store::open(dir, sync)
         .with_context(|| format!("could not open the data directory {}", dir.display()))?;
@@ -133,18 +201,17 @@ fn open_durable(dir: &Path, sync: &str) -> anyhow::Result<(Engine, String)> {
         orphans_removed = report.orphans_removed,
         "opened the data directory"
     );
-    let engine = Engine::with_storage(store)
-        .map_err(|e| anyhow::anyhow!("could not load the tables in {}: {e}", dir.display()))?;
-    Ok((engine, format!("data in {}, sync {sync}", dir.display())))
+    Ok((store, format!("data in {}, sync {sync}", dir.display())))
 }
 
 async fn serve(
     host: String,
     port: u16,
-    engine: Engine,
+    service: Service,
     storage_note: String,
     auth: Auth,
     console: Option<Mount>,
+    region: String,
 ) -> anyhow::Result<()> {
     let listener = TcpListener::bind((host.as_str(), port))
         .await
@@ -158,7 +225,7 @@ async fn serve(
         "monotable is serving DynamoDB on {endpoint} ({storage_note}; {auth_note})\n\
          {aws_cli}  aws dynamodb list-tables --endpoint-url {endpoint}\n\
          {console_note}Stop with Ctrl-C.\n",
-        aws_cli = aws_cli_credentials(&auth),
+        aws_cli = aws_cli_credentials(&auth, &region),
         console_note = if console.is_some() {
             format!("The web console is at {endpoint}/console/\n")
         } else {
@@ -171,7 +238,7 @@ async fn serve(
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(banner.as_bytes()).and_then(|()| stdout.flush());
     drop(stdout);
-    let service = Service::new(engine).with_auth(auth);
+    let service = service.with_auth(auth);
     monotable_server::serve_with(listener, service, console, shutdown).await?;
     tracing::info!("stopped");
     Ok(())
@@ -180,17 +247,17 @@ async fn serve(
 /// The banner's lines before `aws dynamodb list-tables`: how to give the aws CLI credentials
 /// the server takes. Under `--auth verify` only a configured key pair works; the banner says
 /// so and never prints a secret.
-fn aws_cli_credentials(auth: &Auth) -> &'static str {
+fn aws_cli_credentials(auth: &Auth, region: &str) -> String {
     match auth {
-        Auth::Verify(_) => {
+        Auth::Verify(_) => format!(
             "Point the aws CLI at it with one of the key pairs of --credentials or MONOTABLE_CREDENTIALS:\n  \
              AWS_ACCESS_KEY_ID=<its access key id> AWS_SECRET_ACCESS_KEY=<its secret> \\\n  \
-             AWS_DEFAULT_REGION=us-east-1 \\\n  "
-        }
-        _ => {
+             AWS_DEFAULT_REGION={region} \\\n  "
+        ),
+        _ => format!(
             "Point the aws CLI at it (any key pair will do):\n  \
-             AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1 \\\n  "
-        }
+             AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION={region} \\\n  "
+        ),
     }
 }
 

@@ -19,6 +19,9 @@ fn start(args: &[&str]) -> Served {
         .env_remove("MONOTABLE_PORT")
         .env_remove("MONOTABLE_DATA_DIR")
         .env_remove("MONOTABLE_CREDENTIALS")
+        .env_remove("AWS_REGION")
+        .env_remove("AWS_DEFAULT_REGION")
+        .env("AWS_CONFIG_FILE", "/nonexistent/monotable-test-aws-config")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -160,13 +163,18 @@ fn verify_mode_starts_with_environment_credentials_and_its_banner_asks_for_one_o
 }
 
 fn post(endpoint: &str, target: &str, body: &str) -> String {
+    post_in(endpoint, "us-east-1", target, body)
+}
+
+/// A request signed (in form) for `region`.
+fn post_in(endpoint: &str, region: &str, target: &str, body: &str) -> String {
     let addr = endpoint.trim_start_matches("http://");
     let mut stream = TcpStream::connect(addr).expect("connect to the printed endpoint");
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let request = format!(
         "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\n\
          X-Amz-Target: DynamoDB_20120810.{target}\r\nX-Amz-Date: 20240101T000000Z\r\n\
-         Authorization: AWS4-HMAC-SHA256 Credential=AKID/20240101/us-east-1/dynamodb/aws4_request, \
+         Authorization: AWS4-HMAC-SHA256 Credential=AKID/20240101/{region}/dynamodb/aws4_request, \
          SignedHeaders=host;x-amz-date, Signature=00\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -236,6 +244,56 @@ fn a_group_commit_write_waits_for_its_flush_without_holding_the_worker() {
     assert!(read_at < put_at, "the read ({read_at:?}) waited for the write ({put_at:?})");
     signal_and_wait(served, "-TERM");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Tables live in the region a request is signed for ("DynamoDB local usage notes": without
+/// -sharedDb each access key and region has its own database; in DynamoDB a table belongs to
+/// one region). A data directory written before regions were kept apart (every name bare, as
+/// `Engine::with_storage` writes them) opens with its tables in us-east-1, and `--shared-db`
+/// serves those tables to every region.
+#[test]
+fn tables_are_kept_per_region_and_an_older_data_directory_opens_in_us_east_1() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = monotable_store::open(dir.path(), monotable_store::SyncPolicy::Always).unwrap();
+        let engine = monotable_engine::Engine::with_storage(store).unwrap();
+        let input = serde_json::from_str(
+            r#"{"TableName":"older","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
+                "KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
+        )
+        .unwrap();
+        engine.create_table(input).unwrap();
+    }
+    let dir_arg = dir.path().to_string_lossy().into_owned();
+    let list = r#"{}"#;
+
+    let served = start(&["--data-dir", &dir_arg]);
+    assert!(served.banner.contains("tables per region"), "{}", served.banner);
+    assert!(post_in(&served.endpoint, "us-east-1", "ListTables", list).contains(r#""TableNames":["older"]"#));
+    assert!(post_in(&served.endpoint, "eu-west-1", "ListTables", list).contains(r#""TableNames":[]"#));
+    let created = post_in(
+        &served.endpoint,
+        "eu-west-1",
+        "CreateTable",
+        r#"{"TableName":"western","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
+            "KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
+    );
+    assert!(created.contains("arn:aws:dynamodb:eu-west-1:000000000000:table/western"), "{created}");
+    signal_and_wait(served, "-TERM");
+
+    // Both regions' tables survive a restart, each in its region.
+    let served = start(&["--data-dir", &dir_arg, "--region", "eu-west-1"]);
+    assert!(served.banner.contains("AWS_DEFAULT_REGION=eu-west-1"), "{}", served.banner);
+    assert!(
+        post_in(&served.endpoint, "eu-west-1", "ListTables", list).contains(r#""TableNames":["western"]"#)
+    );
+    assert!(post_in(&served.endpoint, "us-east-1", "ListTables", list).contains(r#""TableNames":["older"]"#));
+    signal_and_wait(served, "-TERM");
+
+    // One database for every region: the tables of --region (us-east-1 by default).
+    let served = start(&["--data-dir", &dir_arg, "--shared-db"]);
+    assert!(post_in(&served.endpoint, "ap-south-1", "ListTables", list).contains(r#""TableNames":["older"]"#));
+    signal_and_wait(served, "-TERM");
 }
 
 #[test]

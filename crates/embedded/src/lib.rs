@@ -17,13 +17,15 @@
 //! ```
 //!
 //! Each [`client`] call creates its own database. To share one, create an
-//! [`Engine`] and pass clones of it to [`client_for`]. The SDK
+//! [`Engine`] and pass clones of it to [`client_for`]. A client signs its requests for its
+//! engine's region ([`Engine::location`]: `us-east-1` unless the engine was made with
+//! [`Engine::new_at`]), so ARNs and stream records name that region. The SDK
 //! needs a tokio runtime (for its timers), as it does against a real endpoint.
 
 mod connector;
 
 pub use connector::EmbeddedHttpClient;
-pub use monotable_engine::Engine;
+pub use monotable_engine::{Engine, Location};
 
 use aws_credential_types::Credentials;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Region};
@@ -66,9 +68,10 @@ pub fn streams_client() -> aws_sdk_dynamodbstreams::Client {
 /// A DynamoDB Streams client over a configured protocol [`Service`].
 pub fn streams_client_for_service(service: Service) -> aws_sdk_dynamodbstreams::Client {
     use aws_sdk_dynamodbstreams::config::{BehaviorVersion, Region};
+    let region = Region::new(service.engine().location().region_name().to_owned());
     let config = aws_sdk_dynamodbstreams::Config::builder()
         .behavior_version(BehaviorVersion::latest())
-        .region(Region::from_static("us-east-1"))
+        .region(region)
         .credentials_provider(Credentials::new("monotable", "monotable", None, None, "monotable-embedded"))
         .endpoint_url(ENDPOINT)
         .http_client(EmbeddedHttpClient::new(service))
@@ -78,11 +81,12 @@ pub fn streams_client_for_service(service: Service) -> aws_sdk_dynamodbstreams::
 
 /// The SDK configuration [`client_for_service`] uses, for callers that want to change
 /// something (retry policy, interceptors, region) before building a client. It carries
-/// fixed dummy credentials, region `us-east-1` and the connector.
+/// fixed dummy credentials, the region of the service's engine and the connector.
 pub fn config_builder(service: Service) -> aws_sdk_dynamodb::config::Builder {
+    let region = Region::new(service.engine().location().region_name().to_owned());
     Config::builder()
         .behavior_version(BehaviorVersion::latest())
-        .region(Region::from_static("us-east-1"))
+        .region(region)
         .credentials_provider(Credentials::new("monotable", "monotable", None, None, "monotable-embedded"))
         .endpoint_url(ENDPOINT)
         .http_client(EmbeddedHttpClient::new(service))

@@ -12,6 +12,9 @@
 //!    commits; [`MemoryStorage`] is the default, a durable store plugs in via
 //!    [`Engine::with_storage`].
 //!
+//! An engine is one [`Location`] (an account's region): its ARNs name it, and engines of several
+//! locations can share one store, each seeing only its own tables.
+//!
 //! Keys are encoded by [`keys`] so that byte order is DynamoDB's key order.
 
 pub mod api;
@@ -19,6 +22,7 @@ mod engine;
 mod error;
 mod hash;
 pub mod keys;
+mod location;
 pub mod storage;
 mod stream;
 mod table;
@@ -27,6 +31,7 @@ mod validate;
 pub use api::*;
 pub use engine::{read_budget_exceeded, within_read_budget, Engine, InFlightHook};
 pub use error::{Error, ErrorKind};
+pub use location::{Location, DEFAULT_ACCOUNT, DEFAULT_REGION};
 pub use storage::{
     defer_sync, KeyRange, Keyspace, MemoryStorage, PendingSync, Storage, StorageError, SyncWaiter,
     WriteBatch, WriteOp,

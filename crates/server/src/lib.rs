@@ -5,6 +5,8 @@
 //! * [`Operation`] maps `X-Amz-Target: DynamoDB_20120810.<Name>` to an engine call.
 //! * [`ServerError`] is every failure; `response.rs` is the only place one becomes a response.
 //! * [`Auth`] accepts any well-formed SigV4 request (the default) or verifies signatures.
+//! * A [`Service`] runs on one engine for every request ([`Service::new`], DynamoDB Local's
+//!   `-sharedDb`) or on one per account and region ([`Service::per_location`]).
 //! * [`run`] / [`serve`] accept connections on a tokio `TcpListener` until a shutdown future
 //!   completes; [`serve_with`] also hands one non-protocol path prefix to a [`Mount`] (the
 //!   CLI mounts the web console there; this crate knows nothing of it).
@@ -12,7 +14,8 @@
 //! Module map: `operation` (name → engine call), `decode` (body → typed input, with
 //! DynamoDB's serialization errors), `encoding` (compressed requests and responses),
 //! `endpoints` (DescribeEndpoints names the request's host), `service` (the check order),
-//! `headers` (the request headers the protocol reads, in one pass), `response` (headers,
+//! `headers` (the request headers the protocol reads, in one pass), `locations` (the engine
+//! of a request's region and account), `response` (headers,
 //! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `transport`
 //! (hyper), `graceful` (shutdown: connections finish their request, then close).
 
@@ -27,6 +30,7 @@ mod error;
 mod fairness;
 mod graceful;
 mod headers;
+mod locations;
 mod operation;
 mod response;
 mod service;
@@ -35,6 +39,7 @@ mod transport;
 pub use auth::{Auth, Credentials, CredentialsError};
 pub use durable::when_durable;
 pub use error::ServerError;
+pub use locations::{OpenEngine, MAX_LOCATIONS};
 pub use operation::{Operation, STREAMS_TARGET_PREFIX, TARGET_PREFIX};
 pub use response::{JSON_1_0, PLAIN_JSON};
 pub use service::{Service, HEALTH_BODY, MAX_REQUEST_BYTES};

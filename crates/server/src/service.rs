@@ -12,6 +12,8 @@ use bytes::Bytes;
 use http::{Method, Response, StatusCode};
 use monotable_engine::Engine;
 
+use crate::locations::{Engines, OpenEngine};
+
 use crate::auth::Auth;
 use crate::cors;
 use crate::decode::{check_encoding, check_json};
@@ -28,17 +30,32 @@ pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
 /// The body `GET /` answers with (DynamoDB answers its health check with `healthy: <host>`).
 pub const HEALTH_BODY: &str = "healthy: monotable";
 
-/// An engine behind DynamoDB's JSON 1.0 protocol. Cheap to clone; clones share the engine.
+/// Engines behind DynamoDB's JSON 1.0 protocol. Cheap to clone; clones share the engines.
 #[derive(Clone)]
 pub struct Service {
-    engine: Engine,
+    engines: Engines,
     auth: Auth,
 }
 
 impl Service {
-    /// Serves `engine` with the default authentication ([`Auth::AcceptAny`]).
+    /// Serves `engine` to every request, whatever region and account it was signed for (as
+    /// DynamoDB Local's `-sharedDb` does), with the default authentication
+    /// ([`Auth::AcceptAny`]).
     pub fn new(engine: Engine) -> Service {
-        Service { engine, auth: Auth::default() }
+        Service { engines: Engines::Shared(engine), auth: Auth::default() }
+    }
+
+    /// Serves each account's regions from engines of their own, as DynamoDB keeps them:
+    /// `home` answers requests signed for its [`Engine::location`], and `open` is called the
+    /// first time a request is signed for another location, to create its engine (at most
+    /// [`crate::MAX_LOCATIONS`] are open at once; past that a new location is refused with
+    /// `LimitExceededException`).
+    pub fn per_location(
+        home: Engine,
+        open: impl Fn(&monotable_engine::Location) -> Result<Engine, String> + Send + Sync + 'static,
+    ) -> Service {
+        let open: Box<OpenEngine> = Box::new(open);
+        Service { engines: Engines::per_location(home, open), auth: Auth::default() }
     }
 
     /// Replaces the authentication mode.
@@ -47,9 +64,10 @@ impl Service {
         self
     }
 
-    /// The engine this service runs operations on.
+    /// The engine of the service's own location: under [`Service::new`] the only one, under
+    /// [`Service::per_location`] the home engine.
     pub fn engine(&self) -> &Engine {
-        &self.engine
+        self.engines.home()
     }
 
     /// Handles one complete request. Never panics on request content; every failure becomes
@@ -149,15 +167,20 @@ impl Service {
             Ok(op) => op,
             Err(e) => return (None, Err(syntax_first(e))),
         };
-        if let Err(e) = self.auth.check(parts, headers, signed, unix_now) {
-            return (Some(operation), Err(syntax_first(e)));
-        }
+        let caller = match self.auth.check(parts, headers, signed, unix_now) {
+            Ok(caller) => caller,
+            Err(e) => return (Some(operation), Err(syntax_first(e))),
+        };
         if body.is_empty() {
             return (Some(operation), Err(ServerError::Serialization(None)));
         }
+        let engine = match self.engines.for_caller(caller) {
+            Ok(engine) => engine,
+            Err(e) => return (Some(operation), Err(e)),
+        };
         // A panic in an operation is a bug; it becomes a 500 for this request instead of
         // taking down the connection (or, in process, the caller's task).
-        let result = std::panic::catch_unwind(AssertUnwindSafe(|| operation.call(&self.engine, text)))
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| operation.call(&engine, text)))
             .unwrap_or_else(|_| {
                 Err(ServerError::Internal("The server encountered an internal error.".into()))
             });

@@ -36,7 +36,9 @@ function startMonotable(options = {}) {
     timeoutMs = 10_000,
   } = options;
   const exe = options.binary ?? binaryPath();
-  const serveArgs = ["serve", "--host", host, "--port", String(port)];
+  // Tables live in the region a request is signed for; --region makes the console show the
+  // region the returned client configuration uses.
+  const serveArgs = ["serve", "--host", host, "--port", String(port), "--region", region];
   if (dataDir !== undefined) serveArgs.push("--data-dir", dataDir);
   if (design !== undefined) serveArgs.push("--design", design);
   serveArgs.push(...args);

@@ -96,7 +96,9 @@ def start(
     Raises :class:`StartError` with the server's own message if it cannot start.
     """
     exe = binary or binary_path()
-    command: List[str] = [exe, "serve", "--host", host, "--port", str(port)]
+    # Tables live in the region a request is signed for; --region makes the console show the
+    # region of `client_kwargs`.
+    command: List[str] = [exe, "serve", "--host", host, "--port", str(port), "--region", region]
     if data_dir is not None:
         command += ["--data-dir", os.fspath(data_dir)]
     if design is not None:

@@ -9,7 +9,7 @@ use parking_lot::{Mutex, RwLock};
 use serde::{Deserialize, Serialize};
 
 use super::multi_key::{resolve_gsi_key, MAX_GSI_KEY_ELEMENTS};
-use super::util::{lookup, now_epoch, table_not_found, ARN_PREFIX};
+use super::util::{lookup, now_epoch, table_not_found};
 use super::Inner;
 use crate::api::*;
 use crate::storage::{KeyRange, WriteBatch};
@@ -485,7 +485,7 @@ pub(super) fn create_table(inner: &Inner, input: CreateTableInput) -> Result<Cre
         return Err(super::tags::too_many());
     }
     let table_id = uuid::Uuid::new_v4().to_string();
-    let arn = format!("{ARN_PREFIX}{name}");
+    let arn = format!("{}{name}", inner.arn_prefix);
     let now = now_epoch();
     let pay = billing == "PAY_PER_REQUEST";
     let mut description = TableDescription {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::control::{control_table, save};
-use super::util::{lookup, ACCOUNT_ID};
+use super::util::lookup;
 use super::Inner;
 use crate::api::*;
 use crate::table::Table;
@@ -28,10 +28,13 @@ fn table_by_arn(inner: &Inner, arn: Option<&str>, action: &str) -> Result<Arc<Ta
         .ok_or_else(|| {
             Error::validation(format!("Invalid TableArn: Invalid ResourceArn provided as input {arn}"))
         })?;
-    if account != ACCOUNT_ID {
+    let own = inner.location.account();
+    if account != own {
         return Err(Error::new(
             ErrorKind::AccessDenied,
-            format!("User: arn:aws:iam::{ACCOUNT_ID}:root is not authorized to perform: {action} on resource: {arn}"),
+            format!(
+                "User: arn:aws:iam::{own}:root is not authorized to perform: {action} on resource: {arn}"
+            ),
         ));
     }
     lookup(inner, name).ok_or_else(|| {

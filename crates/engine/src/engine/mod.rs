@@ -42,9 +42,9 @@ pub use in_flight::InFlightHook;
 pub use read_budget::{read_budget_exceeded, within_read_budget};
 
 use crate::api::*;
-use crate::storage::{MemoryStorage, Storage};
+use crate::storage::{MemoryStorage, Namespaced, Storage};
 use crate::table::{Locks, Table};
-use crate::Error;
+use crate::{Error, Location};
 
 /// The shared state behind every clone of an [`Engine`].
 pub(crate) struct Inner {
@@ -63,6 +63,10 @@ pub(crate) struct Inner {
     pub transfers: transfer::Transfers,
     /// Deleted tables whose streams are still readable (for 24 hours after the deletion).
     pub retired: Mutex<Vec<retired_streams::Retired>>,
+    /// The account and region of the tables, as ARNs name them.
+    pub location: Location,
+    /// `arn:aws:dynamodb:<region>:<account>:table/`, the head of every ARN of this engine.
+    pub arn_prefix: String,
 }
 
 /// An embedded DynamoDB engine. Cheap to clone (an `Arc` inside); `Send + Sync`.
@@ -84,15 +88,28 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// An engine over a fresh in-memory store.
+    /// An engine in the default [`Location`] over a fresh in-memory store.
     pub fn new() -> Engine {
-        Engine::build(Arc::new(MemoryStorage::new()))
+        Engine::new_at(Location::default())
     }
 
-    /// An engine over the given store, loading the tables in its catalog. Catalog entries
-    /// that cannot be read are reported as an error.
+    /// An engine in `location` over a fresh in-memory store.
+    pub fn new_at(location: Location) -> Engine {
+        Engine::build(Arc::new(MemoryStorage::new()), location)
+    }
+
+    /// An engine in the default [`Location`] over the given store, loading the tables in its
+    /// catalog. Catalog entries that cannot be read are reported as an error.
     pub fn with_storage(storage: Arc<dyn Storage>) -> Result<Engine, Error> {
-        let engine = Engine::build(storage);
+        Engine::with_storage_at(storage, Location::default())
+    }
+
+    /// An engine in `location` over the given store, which engines of other locations may
+    /// share: this one reads and writes only the names of its location (the default
+    /// location's are the store's bare names, so a store written by [`Engine::with_storage`]
+    /// opens there).
+    pub fn with_storage_at(storage: Arc<dyn Storage>, location: Location) -> Result<Engine, Error> {
+        let engine = Engine::build(Arc::new(Namespaced::new(storage, &location)), location);
         control::load_catalog(&engine.inner)?;
         let inner = &engine.inner;
         inner.tokens.lock().load(inner.storage.as_ref(), crate::stream::now_millis())?;
@@ -116,7 +133,13 @@ impl Engine {
         self.inner.transfers.root()
     }
 
-    fn build(storage: Arc<dyn Storage>) -> Engine {
+    /// The account and region of this engine's tables.
+    pub fn location(&self) -> &Location {
+        &self.inner.location
+    }
+
+    fn build(storage: Arc<dyn Storage>, location: Location) -> Engine {
+        let arn_prefix = location.table_arn("");
         Engine {
             inner: Arc::new(Inner {
                 storage,
@@ -127,6 +150,8 @@ impl Engine {
                 in_flight: in_flight::InFlight::default(),
                 retired: Mutex::new(Vec::new()),
                 transfers: transfer::Transfers::default(),
+                location,
+                arn_prefix,
             }),
         }
     }

@@ -9,7 +9,7 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 use super::retired_streams::{self, RetiredEntry};
-use super::util::{lookup, ARN_PREFIX};
+use super::util::lookup;
 use super::Inner;
 use crate::api::*;
 use crate::storage::{KeyRange, WriteBatch};
@@ -64,7 +64,7 @@ fn check_stream_arn(arn: &str) -> Result<(), Error> {
 /// table's streams, then among those of deleted tables of that name.
 fn find(inner: &Inner, arn: &str) -> Result<Found, Error> {
     check_stream_arn(arn)?;
-    let rest = arn.strip_prefix(ARN_PREFIX).ok_or_else(|| stream_not_found(arn))?;
+    let rest = arn.strip_prefix(inner.arn_prefix.as_str()).ok_or_else(|| stream_not_found(arn))?;
     let (name, label) = rest.split_once("/stream/").ok_or_else(|| stream_not_found(arn))?;
     let now = stream::now_millis();
     let readable = |streams: &[Info]| streams.iter().find(|s| s.label == label && s.readable(now)).cloned();
@@ -87,8 +87,8 @@ fn find(inner: &Inner, arn: &str) -> Result<Found, Error> {
     Err(stream_not_found(arn))
 }
 
-fn arn_of(table_name: &str, info: &Info) -> String {
-    format!("{ARN_PREFIX}{table_name}/stream/{}", info.label)
+fn arn_of(inner: &Inner, table_name: &str, info: &Info) -> String {
+    format!("{}{table_name}/stream/{}", inner.arn_prefix, info.label)
 }
 
 pub(super) fn list_streams(inner: &Inner, input: ListStreamsInput) -> Result<ListStreamsOutput, Error> {
@@ -128,7 +128,7 @@ pub(super) fn list_streams(inner: &Inner, input: ListStreamsInput) -> Result<Lis
     let mut all: Vec<StreamSummary> = found
         .into_iter()
         .map(|(name, info)| StreamSummary {
-            stream_arn: Some(arn_of(&name, &info)),
+            stream_arn: Some(arn_of(inner, &name, &info)),
             table_name: Some(name),
             stream_label: Some(info.label),
         })
@@ -378,6 +378,12 @@ pub(super) fn get_records(inner: &Inner, input: GetRecordsInput) -> Result<GetRe
             true
         })?;
         records = assembler.finish();
+        // Records are decoded naming the default region; another location's name theirs.
+        if inner.location.region_name() != crate::DEFAULT_REGION {
+            for record in &mut records {
+                record.aws_region = Some(inner.location.region_name().to_owned());
+            }
+        }
         if records.len() < limit {
             // Nothing more is visible: the next read starts where visibility ends.
             next = end.max(next);

@@ -13,11 +13,6 @@ pub(crate) fn now_epoch() -> f64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as f64 / 1000.0).unwrap_or(0.0)
 }
 
-/// The account and region monotable pretends to be in, for ARNs.
-pub(crate) const ARN_PREFIX: &str = "arn:aws:dynamodb:us-east-1:000000000000:table/";
-/// The account of [`ARN_PREFIX`].
-pub(crate) const ACCOUNT_ID: &str = "000000000000";
-
 /// Validates a `TableName` member and finds the table (`ResourceNotFoundException`
 /// "Requested resource not found" when it does not exist, as item operations report).
 pub(crate) fn table_for_item_op(inner: &Inner, name: Option<&str>) -> Result<Arc<Table>, Error> {

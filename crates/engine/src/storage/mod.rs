@@ -26,6 +26,7 @@
 
 mod deferred;
 mod memory;
+mod namespaced;
 
 use std::any::Any;
 use std::ops::Bound;
@@ -35,6 +36,7 @@ use monotable_types::PackedItem;
 
 pub use deferred::{defer, defer_sync, PendingSync, SyncWaiter};
 pub use memory::MemoryStorage;
+pub(crate) use namespaced::Namespaced;
 
 /// A failure of the storage layer (surfaced to clients as `InternalServerError`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -25,8 +25,8 @@ use crate::api::{Identity, Record, StreamRecord};
 use crate::storage::{Keyspace, WriteBatch};
 use crate::table::{Change, KeySchema};
 
-/// The region the records name (the engine's ARNs use the same).
-const REGION: &str = "us-east-1";
+/// The region records are decoded with; GetRecords renames them for an engine elsewhere.
+const REGION: &str = crate::DEFAULT_REGION;
 
 /// The part byte of a record's metadata entry.
 pub(crate) const PART_META: u8 = 0;

@@ -5,6 +5,9 @@
 //! timestamp (5 minutes either way), the credential scope, the access key id and the
 //! signature itself against configured key pairs.
 //!
+//! A request's location is its credential scope's region in the account of its key pair
+//! (every key's under [`Auth::AcceptAny`] is [`DEFAULT_ACCOUNT`]).
+//!
 //! Secrets never leave this module: [`Credentials`]'s `Debug` prints key ids only, and error
 //! messages quote only what the client sent.
 
@@ -15,6 +18,8 @@ mod time;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+
+use monotable_engine::DEFAULT_ACCOUNT;
 
 use crate::headers::{text, RequestHeaders};
 use crate::ServerError;
@@ -30,19 +35,32 @@ pub enum Auth {
     Verify(Credentials),
 }
 
-/// Access key id → secret access key pairs for [`Auth::Verify`].
+/// Access key id → secret access key pairs for [`Auth::Verify`], each in an account.
 #[derive(Clone, Default)]
 pub struct Credentials {
-    secrets: Arc<HashMap<String, String>>,
+    secrets: Arc<HashMap<String, Key>>,
+}
+
+#[derive(Clone)]
+struct Key {
+    secret: String,
+    account: String,
+}
+
+/// The region and account a request was signed for: where its tables are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Caller<'a> {
+    pub region: &'a str,
+    pub account: &'a str,
 }
 
 /// Why a credentials list could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CredentialsError {
-    /// An entry is not `ACCESS_KEY_ID:SECRET` with both parts non-empty. Only the position is
-    /// reported, so that a secret never reaches a log or a terminal.
-    #[error("credential #{0} is not of the form ACCESS_KEY_ID:SECRET_ACCESS_KEY")]
+    /// An entry is not `ACCESS_KEY_ID:SECRET[:ACCOUNT]` with the parts non-empty. Only the
+    /// position is reported, so that a secret never reaches a log or a terminal.
+    #[error("credential #{0} is not of the form ACCESS_KEY_ID:SECRET_ACCESS_KEY[:ACCOUNT_ID]")]
     Malformed(usize),
 }
 
@@ -52,21 +70,44 @@ impl Credentials {
         Self::default()
     }
 
-    /// Adds (or replaces) one key pair.
-    pub fn with(mut self, access_key_id: impl Into<String>, secret_access_key: impl Into<String>) -> Self {
-        Arc::make_mut(&mut self.secrets).insert(access_key_id.into(), secret_access_key.into());
+    /// Adds (or replaces) one key pair of the default account ([`DEFAULT_ACCOUNT`]).
+    pub fn with(self, access_key_id: impl Into<String>, secret_access_key: impl Into<String>) -> Self {
+        self.with_account(access_key_id, secret_access_key, DEFAULT_ACCOUNT)
+    }
+
+    /// Adds (or replaces) one key pair of `account`: requests it signs see that account's
+    /// tables, as an AWS account's keys do.
+    pub fn with_account(
+        mut self,
+        access_key_id: impl Into<String>,
+        secret_access_key: impl Into<String>,
+        account: impl Into<String>,
+    ) -> Self {
+        let key = Key { secret: secret_access_key.into(), account: account.into() };
+        Arc::make_mut(&mut self.secrets).insert(access_key_id.into(), key);
         self
     }
 
-    /// Parses `ID:SECRET` entries separated by commas or whitespace.
+    /// Parses `ID:SECRET` or `ID:SECRET:ACCOUNT` entries separated by commas or whitespace. An
+    /// account is twelve digits (an AWS account id); AWS secret keys hold no `:`.
     pub fn parse(list: &str) -> Result<Self, CredentialsError> {
         let mut credentials = Credentials::new();
         for (i, entry) in
             list.split(|c: char| c == ',' || c.is_whitespace()).filter(|e| !e.is_empty()).enumerate()
         {
-            match entry.split_once(':') {
+            let (pair, account) = match entry.rsplit_once(':') {
+                Some((pair, account))
+                    if pair.contains(':')
+                        && account.len() == 12
+                        && account.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    (pair, account)
+                }
+                _ => (entry, DEFAULT_ACCOUNT),
+            };
+            match pair.split_once(':') {
                 Some((id, secret)) if !id.is_empty() && !secret.is_empty() => {
-                    credentials = credentials.with(id, secret)
+                    credentials = credentials.with_account(id, secret, account)
                 }
                 _ => return Err(CredentialsError::Malformed(i + 1)),
             }
@@ -100,19 +141,20 @@ impl fmt::Debug for Credentials {
 const SKEW_SECONDS: i64 = 5 * 60;
 
 impl Auth {
-    /// Authenticates one request. `now` reads the server's clock in Unix seconds; it is called
-    /// only when signatures are verified (accepting any well-formed header needs no clock).
-    pub(crate) fn check(
-        &self,
+    /// Authenticates one request and tells where it was signed for. `now` reads the server's
+    /// clock in Unix seconds; it is called only when signatures are verified (accepting any
+    /// well-formed header needs no clock).
+    pub(crate) fn check<'a>(
+        &'a self,
         parts: &http::request::Parts,
-        headers: &RequestHeaders<'_>,
+        headers: &RequestHeaders<'a>,
         body: &[u8],
         now: impl FnOnce() -> i64,
-    ) -> Result<(), ServerError> {
+    ) -> Result<Caller<'a>, ServerError> {
         let date = text(headers.amz_date).or_else(|| text(headers.date));
         let auth = header::parse(text(headers.authorization), date)?;
         let Auth::Verify(credentials) = self else {
-            return Ok(());
+            return Ok(Caller { region: auth.region, account: DEFAULT_ACCOUNT });
         };
         let now = now();
 
@@ -138,15 +180,15 @@ impl Auth {
             ));
         }
         check_scope(&auth)?;
-        let secret = credentials.secrets.get(auth.key_id).ok_or(ServerError::UnrecognizedClient)?;
-        if !sigv4::signature_matches(parts, body, &auth, secret) {
+        let key = credentials.secrets.get(auth.key_id).ok_or(ServerError::UnrecognizedClient)?;
+        if !sigv4::signature_matches(parts, body, &auth, &key.secret) {
             return Err(ServerError::InvalidSignature(
                 "The request signature we calculated does not match the signature you provided. \
                  Check your AWS Secret Access Key and signing method. Consult the service documentation for details."
                     .into(),
             ));
         }
-        Ok(())
+        Ok(Caller { region: auth.region, account: &key.account })
     }
 }
 
@@ -199,5 +241,14 @@ mod tests {
         assert_eq!(e, CredentialsError::Malformed(2));
         assert!(!e.to_string().contains("onlyid"));
         assert_eq!(Credentials::parse(":secret").unwrap_err(), CredentialsError::Malformed(1));
+    }
+
+    #[test]
+    fn a_twelve_digit_third_part_is_the_keys_account() {
+        let c = Credentials::parse("A:s:123456789012,B:t,C:u:v").unwrap();
+        let account = |id: &str| c.secrets[id].account.clone();
+        assert_eq!((account("A"), c.secrets["A"].secret.as_str()), ("123456789012".into(), "s"));
+        assert_eq!(account("B"), DEFAULT_ACCOUNT);
+        assert_eq!((account("C"), c.secrets["C"].secret.as_str()), (DEFAULT_ACCOUNT.into(), "u:v"));
     }
 }
