@@ -244,6 +244,43 @@ async fn concurrent_clients_are_all_answered() {
 }
 
 #[tokio::test]
+async fn answers_to_a_browser_origin_expose_dynamodb_response_headers() {
+    // ScyllaDB's test/alternator/test_cors.py, run against DynamoDB: with an Origin, GET, POST
+    // and OPTIONS answers all carry Allow-Origin and Expose-Headers, only OPTIONS a Max-Age;
+    // without one, none of them. The list is DynamoDB's (alternator/server.cc sends "the list
+    // that DynamoDB returns for expose headers").
+    let server = server().await;
+    let origin = "Origin: http://example.com\r\n";
+    let list_tables = String::from_utf8(post(LIST_TABLES, b"{}")).unwrap();
+    let post_with_origin =
+        list_tables.replacen("Host: localhost\r\n", &format!("Host: localhost\r\n{origin}"), 1);
+    for (request, preflight) in [
+        (format!("GET / HTTP/1.1\r\nHost: x\r\n{origin}\r\n"), false),
+        (post_with_origin, false),
+        (
+            format!("OPTIONS / HTTP/1.1\r\nHost: x\r\n{origin}Access-Control-Request-Method: POST\r\n\r\n"),
+            true,
+        ),
+    ] {
+        let r = send_raw(server.addr, request.as_bytes()).await;
+        assert_eq!(r.header("access-control-allow-origin"), Some("*"), "{request}");
+        assert_eq!(
+            r.header("access-control-expose-headers"),
+            Some("x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date"),
+            "{request}"
+        );
+        assert_eq!(r.header("access-control-max-age").is_some(), preflight, "{request}");
+    }
+    for request in [b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(), post(LIST_TABLES, b"{}")] {
+        let r = send_raw(server.addr, &request).await;
+        assert!(
+            r.headers.iter().all(|(name, _)| !name.to_ascii_lowercase().starts_with("access-control-")),
+            "{r:?}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn shutdown_finishes_and_closes_idle_keep_alive_connections() {
     let server = server().await;
     let addr = server.addr;
