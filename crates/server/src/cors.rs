@@ -1,11 +1,18 @@
 //! CORS, so that browser tools can talk to the server: DynamoDB answers any request that has
-//! an `Origin` with `Access-Control-Allow-Origin: *`, and a preflight `OPTIONS` with the
-//! requested headers and method echoed back.
+//! an `Origin` with `Access-Control-Allow-Origin: *` and the response headers a script may read
+//! (`Access-Control-Expose-Headers`), and a preflight `OPTIONS` with the requested headers and
+//! method echoed back.
+//!
+//! Source: ScyllaDB's test/alternator/test_cors.py, run against DynamoDB (every response to a
+//! request with an `Origin` carries both headers, only a preflight the echoes and a max age,
+//! a request without an `Origin` none of them), and alternator/server.cc, which sends "the
+//! list that DynamoDB returns for expose headers".
 
 use bytes::Bytes;
 use http::header::{
-    HeaderValue, ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN,
-    ACCESS_CONTROL_MAX_AGE, ACCESS_CONTROL_REQUEST_HEADERS, ACCESS_CONTROL_REQUEST_METHOD,
+    HeaderMap, HeaderValue, ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS,
+    ACCESS_CONTROL_ALLOW_ORIGIN, ACCESS_CONTROL_EXPOSE_HEADERS, ACCESS_CONTROL_MAX_AGE,
+    ACCESS_CONTROL_REQUEST_HEADERS, ACCESS_CONTROL_REQUEST_METHOD,
 };
 use http::{Method, Response, StatusCode};
 
@@ -14,6 +21,11 @@ use crate::response::respond;
 
 /// How long a browser may cache a preflight answer (two days, as DynamoDB says).
 const MAX_AGE_SECONDS: u32 = 172_800;
+
+/// The response headers DynamoDB lets a script read, as DynamoDB lists them. `x-amz-crc32` is
+/// not among them: a browser hides it, and the browser SDK then skips the checksum
+/// (aws-sdk-js's lib/services/dynamodb.js, `crc32IsValid`: no header, no check).
+const EXPOSE_HEADERS: &str = "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date";
 
 /// The answer to a preflight request, or `None` when `parts` is not one.
 pub(crate) fn preflight(
@@ -26,7 +38,7 @@ pub(crate) fn preflight(
     }
     let mut response = respond(StatusCode::OK, Bytes::new(), None, request_id);
     let headers = response.headers_mut();
-    headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    allow(headers);
     if let Some(requested) = parts.headers.get(ACCESS_CONTROL_REQUEST_HEADERS) {
         headers.insert(ACCESS_CONTROL_ALLOW_HEADERS, requested.clone());
     }
@@ -37,11 +49,18 @@ pub(crate) fn preflight(
     Some(response)
 }
 
-/// Adds `Access-Control-Allow-Origin: *` when the request came from a browser origin.
+/// Adds `Access-Control-Allow-Origin: *` and DynamoDB's exposed headers when the request came
+/// from a browser origin.
 pub(crate) fn allow_origin(headers: &RequestHeaders<'_>, response: &mut Response<Bytes>) {
     if headers.origin.is_some() {
-        response.headers_mut().insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+        allow(response.headers_mut());
     }
+}
+
+/// The headers every answer to a request with an `Origin` carries.
+fn allow(headers: &mut HeaderMap) {
+    headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    headers.insert(ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static(EXPOSE_HEADERS));
 }
 
 #[cfg(test)]
@@ -74,6 +93,7 @@ mod tests {
         assert_eq!(r.headers()[ACCESS_CONTROL_ALLOW_HEADERS], "content-type,x-amz-target");
         assert_eq!(r.headers()[ACCESS_CONTROL_ALLOW_METHODS], "POST");
         assert_eq!(r.headers()[ACCESS_CONTROL_MAX_AGE], "172800");
+        assert_eq!(r.headers()[ACCESS_CONTROL_EXPOSE_HEADERS], EXPOSE_HEADERS);
     }
 
     #[test]

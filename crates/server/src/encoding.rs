@@ -12,7 +12,12 @@
 //!   chosen from `Accept-Encoding` as DynamoDB chooses it: the highest quality wins, an
 //!   explicitly named coding beats `*` at equal quality, then the one named first, then
 //!   `gzip`; a quality that does not parse counts as 1, a quality above 1 as 1, and one at or
-//!   below 0 refuses the coding.
+//!   below 0 refuses the coding. When no listed coding is acceptable the response goes out
+//!   uncompressed, also after `identity;q=0` or `*;q=0` (RFC 9110 section 12.5.3 recommends no
+//!   coding there and leaves the refused-identity case to the server; DynamoDB answers 200).
+//! * Of repeated `Accept-Encoding` headers only the last counts: "both DynamoDB and seastar
+//!   seem to only consider the last one" (test_compressed_response.py). RFC 9110 section 5.3
+//!   would combine them into one list; monotable follows the service.
 //! * `x-amz-crc32` is computed over the bytes sent, that is over the compressed body
 //!   (smithy-rs issue #129: "The CRC is computed on the response after the response is
 //!   gziped").

@@ -4,16 +4,18 @@
 //! `Expect`, `Accept-Encoding`, `Origin`, the signature and its date). `HeaderMap::get` hashes
 //! the name and probes the map for each (about 140 instructions apiece, a twentieth of a
 //! GetItem's own work); a request carries six to ten headers, so one walk over them, matching
-//! each name once, finds all nine for less.
+//! each name once, finds all nine for less, and sums the header section's size on the way (for
+//! the transport's 16 KiB limit).
 
-use http::{HeaderMap, HeaderValue};
+use http::{HeaderMap, HeaderName, HeaderValue};
 
 /// The headers the protocol reads, each as `HeaderMap::get` would return it: the first value
 /// of a repeated header, except `accept_encoding`, which holds the last (DynamoDB honours the
-/// last `Accept-Encoding`).
+/// last `Accept-Encoding`); and the size of the whole header section.
 ///
-/// Invariant: `RequestHeaders::read(map)` holds, for every field, exactly what that lookup on
-/// `map` returns (`tests::one_pass_finds_what_lookups_find` checks it on generated maps).
+/// Invariant: `RequestHeaders::read(map)` holds, for every header field, exactly what that
+/// lookup on `map` returns, and in `section_bytes` the sum of its lines' sizes
+/// (`tests::one_pass_finds_what_lookups_find` checks it on generated maps).
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub(crate) struct RequestHeaders<'a> {
     /// `X-Amz-Target`.
@@ -29,6 +31,8 @@ pub(crate) struct RequestHeaders<'a> {
     /// `X-Amz-Date`.
     pub amz_date: Option<&'a HeaderValue>,
     pub date: Option<&'a HeaderValue>,
+    /// The header section's size, each field counted as the line `name: value\r\n`.
+    pub section_bytes: usize,
 }
 
 impl<'a> RequestHeaders<'a> {
@@ -37,6 +41,7 @@ impl<'a> RequestHeaders<'a> {
     pub(crate) fn read(headers: &'a HeaderMap) -> RequestHeaders<'a> {
         let mut found = RequestHeaders::default();
         for (name, value) in headers {
+            found.section_bytes += line_bytes(name, value);
             let slot = match name.as_str() {
                 "x-amz-target" => &mut found.target,
                 "content-type" => &mut found.content_type,
@@ -64,6 +69,11 @@ impl<'a> RequestHeaders<'a> {
     }
 }
 
+/// The size of the line `name: value\r\n`.
+fn line_bytes(name: &HeaderName, value: &HeaderValue) -> usize {
+    name.as_str().len() + value.len() + 4
+}
+
 /// A header's value as text; `None` when it is absent or holds bytes outside visible ASCII
 /// (what `HeaderValue::to_str` refuses).
 pub(crate) fn text(value: Option<&HeaderValue>) -> Option<&str> {
@@ -76,10 +86,14 @@ mod tests {
         ACCEPT_ENCODING, AUTHORIZATION, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, DATE, EXPECT, HOST,
         ORIGIN,
     };
-    use http::HeaderName;
     use proptest::prelude::*;
 
     use super::*;
+
+    /// The size of `headers` as a header section, line by line.
+    fn section_bytes(headers: &HeaderMap) -> usize {
+        headers.iter().map(|(name, value)| line_bytes(name, value)).sum()
+    }
 
     /// What nine separate lookups on `map` find.
     fn by_lookup(map: &HeaderMap) -> RequestHeaders<'_> {
@@ -94,6 +108,7 @@ mod tests {
             authorization: map.get(AUTHORIZATION),
             amz_date: map.get("x-amz-date"),
             date: map.get(DATE),
+            section_bytes: section_bytes(map),
         }
     }
 
@@ -129,6 +144,8 @@ mod tests {
         assert_eq!(text(found.accept_encoding), Some("identity"), "the last Accept-Encoding");
         assert_eq!(text(found.origin), Some("http://a"), "the first of any other header");
         assert_eq!(found.authorization, None);
+        // "host: localhost:8000\r\n" is 22 bytes, and so on.
+        assert_eq!(found.section_bytes, 22 + 41 + 42 + 23 + 27 + 18 + 18);
         assert_eq!(found, by_lookup(&map));
     }
 

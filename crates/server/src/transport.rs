@@ -1,6 +1,7 @@
 //! HTTP/1.1 over TCP with hyper: accept loop, keep-alive, body size limit, graceful shutdown.
 //!
-//! Each connection is served by its own task. A request's body is collected up to
+//! Each connection is served by its own task. A request whose request line or header section
+//! exceeds 16 KiB is refused with 400 (`head_too_large`). A request's body is collected up to
 //! [`MAX_REQUEST_BYTES`] and handed, complete, to [`Service::handle`]. Engine calls are
 //! synchronous: small single-item requests run directly on the tokio worker, a small Query
 //! there too within a read budget (and again on the blocking pool if it reaches it), everything
@@ -45,6 +46,21 @@ const DRAIN_BYTES: usize = 64 * 1024 * 1024;
 const DRAIN_TIME: Duration = Duration::from_secs(10);
 /// How long shutdown waits for in-flight requests before closing their connections.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// The longest request line and the largest header section DynamoDB accepts, each: past them
+/// it answers 400 Bad Request. Sources: ScyllaDB issue 23438 ("DynamoDB's server limits the
+/// total header size to just 16 KB. Above that, the request is failed with a \"400 Bad
+/// Request\" error"), and the tests ScyllaDB PR 23442 adds to
+/// test/alternator/test_manual_requests.py, which pass on DynamoDB: a 17,000-byte URL gets a
+/// 400 that is not a signature error.
+///
+/// hyper's own limits cannot give that answer: past its `max_header_size` (when set), its read
+/// buffer (`max_buf_size`, 417,792 bytes by default) or 100 header lines, hyper answers 431
+/// itself and closes the connection, a status nothing can change. So hyper keeps its defaults,
+/// which bound what a connection reads, and the 16 KiB limit is checked here, on the parsed head.
+const MAX_HEAD_PART_BYTES: usize = 16 * 1024;
+/// The body of the 400 for an oversized head, in plain text (DynamoDB's is not recorded).
+const HEAD_TOO_LARGE_BODY: &str =
+    "Bad Request: the request line and the request headers may hold 16384 bytes each\n";
 
 /// Serves a fresh in-memory engine with default authentication on `listener` until
 /// `shutdown` completes.
@@ -253,6 +269,9 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
     let declared = declared_length(headers.content_length);
     // A client waiting for `100 Continue` has not sent its body yet: refuse it unread.
     let expects_continue = headers.expect.is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    if head_too_large(&parts, &headers) {
+        return refuse_head(&parts, body, expects_continue).await;
+    }
     match read_body(body, declared, expects_continue).await {
         Ok(body) => {
             let place = placement(headers.target(), body.len(), service.engine().writes_may_block());
@@ -295,6 +314,51 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
             response
         }
     }
+}
+
+/// Whether the request line or the header section exceeds [`MAX_HEAD_PART_BYTES`], each
+/// counted as written: `METHOD target HTTP/1.1\r\n`, and `name: value\r\n` per field.
+fn head_too_large(parts: &http::request::Parts, headers: &RequestHeaders<'_>) -> bool {
+    let uri = &parts.uri;
+    let path = uri.path_and_query().map_or(0, |p| p.as_str().len());
+    let target = match (uri.scheme_str(), uri.authority()) {
+        (Some(scheme), Some(authority)) => scheme.len() + "://".len() + authority.as_str().len() + path,
+        (None, Some(authority)) => authority.as_str().len() + path,
+        _ => path,
+    };
+    let request_line = parts.method.as_str().len() + target + " HTTP/1.1\r\n".len() + 1;
+    request_line > MAX_HEAD_PART_BYTES || headers.section_bytes > MAX_HEAD_PART_BYTES
+}
+
+/// The 400 for an oversized head. The body is read on and discarded first, as for an oversized
+/// body (see [`read_body`]), so that a client that writes before it reads receives the answer;
+/// the connection is then closed.
+async fn refuse_head(
+    parts: &http::request::Parts,
+    body: Incoming,
+    expects_continue: bool,
+) -> http::Response<Full<Bytes>> {
+    if !expects_continue {
+        let _ = tokio::time::timeout(DRAIN_TIME, drain(body, 0)).await;
+    }
+    let request_id = new_request_id();
+    tracing::debug!(
+        target: "monotable_server::request",
+        request_id = %request_id,
+        method = %parts.method,
+        status = 400,
+        "request refused before dispatch: request line or headers over 16 KiB"
+    );
+    let body = Bytes::from_static(HEAD_TOO_LARGE_BODY.as_bytes());
+    let mut response = crate::response::respond(
+        http::StatusCode::BAD_REQUEST,
+        body,
+        Some("text/plain; charset=utf-8"),
+        &request_id,
+    )
+    .map(Full::new);
+    response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
+    response
 }
 
 /// Runs a request on the blocking pool, and waits there for nothing: the response waits for

@@ -86,6 +86,47 @@ async fn an_old_timestamp_is_a_signature_expired_error() {
     assert!(message.ends_with(" - 5 min.)"), "{message}");
 }
 
+/// A ListTables request signed at `date` with `authorization` as its header.
+fn head_with_authorization(date: &str, authorization: &str) -> String {
+    format!(
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n\
+         X-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: {date}\r\n\
+         Authorization: {authorization}\r\nContent-Length: 2\r\n\r\n{{}}"
+    )
+}
+
+#[tokio::test]
+async fn an_authorization_header_separated_by_spaces_alone_is_read_and_its_age_checked() {
+    // ScyllaDB's test/alternator/test_authorization.py, test_expired_signature, run against
+    // DynamoDB: parameters separated by spaces alone are read, so an old request is "Signature
+    // expired", not an incomplete signature.
+    let server = TestServer::start(verifying_service()).await;
+    let authorization = "AWS4-HMAC-SHA256 Credential=AKIDGOOD/20200101/us-east-1/dynamodb/aws4_request \
+                         SignedHeaders=host;x-amz-date Signature=123";
+    let r =
+        send_raw(server.addr, head_with_authorization("20200101T000000Z", authorization).as_bytes()).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.error_type(), "com.amazon.coral.service#InvalidSignatureException", "{r:?}");
+    let message = r.json()["message"].as_str().unwrap_or_default().to_string();
+    assert!(message.starts_with("Signature expired: 20200101T000000Z is now earlier than "), "{message}");
+}
+
+#[tokio::test]
+async fn an_authorization_parameter_without_an_equals_sign_is_an_incomplete_signature() {
+    // DynamoDB's text as dynalite's index.js records it.
+    let server = TestServer::start(verifying_service()).await;
+    let authorization = "AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders";
+    let r =
+        send_raw(server.addr, head_with_authorization("20200101T000000Z", authorization).as_bytes()).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.error_type(), "com.amazon.coral.service#IncompleteSignatureException", "{r:?}");
+    assert_eq!(
+        r.json()["message"],
+        "'Credential' not a valid key=value pair (missing equal-sign) in Authorization header: \
+         'AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders'."
+    );
+}
+
 #[tokio::test]
 async fn a_credential_scoped_to_another_service_is_refused() {
     let server = TestServer::start(verifying_service()).await;

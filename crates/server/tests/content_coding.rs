@@ -149,6 +149,35 @@ async fn large_responses_are_compressed_when_accepted_and_the_crc_covers_the_sen
 }
 
 #[tokio::test]
+async fn accept_encoding_qualities_choose_the_coding_and_the_last_header_counts() {
+    // ScyllaDB's test/alternator/test_compressed_response.py, run against DynamoDB
+    // (test_compressed_response_accept_encodings): the highest quality wins, `q=0` refuses a
+    // coding, `identity;q=0` or `*;q=0` alone leave the response uncompressed, a 200 and no
+    // 406 (RFC 9110 section 12.5.3 leaves that case to the server). Of repeated Accept-Encoding
+    // headers DynamoDB considers only the last, as that test records, where RFC 9110 section
+    // 5.3 would combine them into one list: monotable follows the service.
+    let server = server_with_table().await;
+    let r = send_raw(server.addr, &request("PutItem", "", &put_body("big", 8000))).await;
+    assert_eq!(r.status, 200);
+    for (headers, expected) in [
+        ("Accept-Encoding: gzip;q=0, deflate\r\n", Some("deflate")),
+        ("Accept-Encoding: gzip;q=0.5, deflate;q=0.9\r\n", Some("deflate")),
+        ("Accept-Encoding: deflate;q=0.5, gzip\r\n", Some("gzip")),
+        ("Accept-Encoding: *, gzip;q=0\r\n", Some("deflate")),
+        ("Accept-Encoding: identity;q=0\r\n", None),
+        ("Accept-Encoding: *;q=0\r\n", None),
+        ("Accept-Encoding: br;q=0.8,identity;q=0.5,*;q=0\r\n", None),
+        ("Accept-Encoding: identity\r\nAccept-Encoding: gzip\r\n", Some("gzip")),
+        ("Accept-Encoding: gzip\r\nAccept-Encoding: identity\r\n", None),
+    ] {
+        let r = get(&server, "big", headers).await;
+        assert_eq!(r.status, 200, "{headers:?}");
+        assert_eq!(r.header("content-encoding"), expected, "{headers:?}");
+        assert_eq!(r.header("x-amz-crc32").and_then(|c| c.parse().ok()), Some(crc32fast::hash(&r.body)));
+    }
+}
+
+#[tokio::test]
 async fn describe_endpoints_names_the_host_the_request_came_to() {
     let server = TestServer::start(Service::new(Engine::new())).await;
     let r = send_raw(server.addr, &request("DescribeEndpoints", "", b"{}")).await;

@@ -244,6 +244,96 @@ async fn concurrent_clients_are_all_answered() {
 }
 
 #[tokio::test]
+async fn answers_to_a_browser_origin_expose_dynamodb_response_headers() {
+    // ScyllaDB's test/alternator/test_cors.py, run against DynamoDB: with an Origin, GET, POST
+    // and OPTIONS answers all carry Allow-Origin and Expose-Headers, only OPTIONS a Max-Age;
+    // without one, none of them. The list is DynamoDB's (alternator/server.cc sends "the list
+    // that DynamoDB returns for expose headers").
+    let server = server().await;
+    let origin = "Origin: http://example.com\r\n";
+    let list_tables = String::from_utf8(post(LIST_TABLES, b"{}")).unwrap();
+    let post_with_origin =
+        list_tables.replacen("Host: localhost\r\n", &format!("Host: localhost\r\n{origin}"), 1);
+    for (request, preflight) in [
+        (format!("GET / HTTP/1.1\r\nHost: x\r\n{origin}\r\n"), false),
+        (post_with_origin, false),
+        (
+            format!("OPTIONS / HTTP/1.1\r\nHost: x\r\n{origin}Access-Control-Request-Method: POST\r\n\r\n"),
+            true,
+        ),
+    ] {
+        let r = send_raw(server.addr, request.as_bytes()).await;
+        assert_eq!(r.header("access-control-allow-origin"), Some("*"), "{request}");
+        assert_eq!(
+            r.header("access-control-expose-headers"),
+            Some("x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date"),
+            "{request}"
+        );
+        assert_eq!(r.header("access-control-max-age").is_some(), preflight, "{request}");
+    }
+    for request in [b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(), post(LIST_TABLES, b"{}")] {
+        let r = send_raw(server.addr, &request).await;
+        assert!(
+            r.headers.iter().all(|(name, _)| !name.to_ascii_lowercase().starts_with("access-control-")),
+            "{r:?}"
+        );
+    }
+}
+
+/// A ListTables request with `extra` header lines after the others and `path` as its target.
+fn list_tables_with(path: &str, extra: &str) -> Vec<u8> {
+    let request = String::from_utf8(post(LIST_TABLES, b"{}")).unwrap();
+    request
+        .replacen("POST / ", &format!("POST {path} "), 1)
+        .replacen("\r\n\r\n", &format!("\r\n{extra}\r\n"), 1)
+        .into_bytes()
+}
+
+#[tokio::test]
+async fn a_request_line_or_header_section_over_16_kib_is_a_400() {
+    // DynamoDB limits the request line and the header section to 16 KB and answers 400 Bad
+    // Request past it (ScyllaDB issue 23438; the tests ScyllaDB PR 23442 adds to
+    // test/alternator/test_manual_requests.py pass on DynamoDB: a 17,000-byte URL is a 400 and
+    // no InvalidSignatureException).
+    let server = server().await;
+    let padding = |n: usize| format!("x-padding: {}\r\n", "a".repeat(n));
+    let many = |lines: usize| {
+        (0..lines).map(|i| format!("x-pad-{i:02}: {}\r\n", "b".repeat(300))).collect::<String>()
+    };
+    for (name, request) in [
+        ("one long header", list_tables_with("/", &padding(17_000))),
+        ("headers that add up", list_tables_with("/", &many(60))),
+        ("a long URL", list_tables_with(&format!("/{}", "x".repeat(17_000)), "")),
+    ] {
+        let mut conn = RawConnection::open(server.addr).await;
+        let r = conn.send(&request).await;
+        assert_eq!(r.status, 400, "{name}: {r:?}");
+        let body = String::from_utf8_lossy(&r.body);
+        assert!(!body.contains("InvalidSignatureException"), "{name}: {body}");
+        assert!(body.contains("16384 bytes"), "{name}: {body}");
+        assert_eq!(r.header("x-amzn-RequestId").map(str::len), Some(52), "{name}");
+        assert!(conn.is_closed().await, "{name}: the connection is closed after the 400");
+    }
+    // Just under the limit, the same requests are served.
+    let within = padding(16 * 1024 - 600);
+    let r = send_raw(server.addr, &list_tables_with("/", &within)).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_still_serving(&server).await;
+}
+
+#[tokio::test]
+async fn a_head_past_hypers_read_buffer_is_refused_by_hyper_not_dropped() {
+    // Past hyper's read buffer (417,792 bytes) hyper answers 431 itself and closes: the answer
+    // arrives, and nothing more is read (see MAX_HEAD_PART_BYTES in transport.rs).
+    let server = server().await;
+    let mut conn = RawConnection::open(server.addr).await;
+    let r = conn.send(&list_tables_with("/", &format!("x-padding: {}\r\n", "a".repeat(500_000)))).await;
+    assert_eq!(r.status, 431, "{r:?}");
+    assert!(conn.is_closed().await);
+    assert_still_serving(&server).await;
+}
+
+#[tokio::test]
 async fn shutdown_finishes_and_closes_idle_keep_alive_connections() {
     let server = server().await;
     let addr = server.addr;

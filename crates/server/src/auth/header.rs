@@ -2,7 +2,8 @@
 //! each way it can be incomplete.
 //!
 //! The header looks like `AWS4-HMAC-SHA256 Credential=AKID/20130609/us-east-1/dynamodb/aws4_request,
-//! SignedHeaders=host;x-amz-date, Signature=0123…`. DynamoDB reports every missing part in one
+//! SignedHeaders=host;x-amz-date, Signature=0123…`. DynamoDB splits the parameters at commas
+//! and at spaces alike, refuses a parameter without `=`, then reports every missing part in one
 //! message, then checks the date format, the algorithm and the credential's shape, in that order.
 
 use std::cell::RefCell;
@@ -42,12 +43,21 @@ pub(crate) fn parse<'a>(
         Some(a) if a.trim_start().starts_with("AWS4-") => a,
         _ => return Err(ServerError::MissingAuthenticationToken),
     };
-    let (algorithm, credential, signed_headers, signature) = match sdk_layout(auth) {
-        Some((credential, signed_headers, signature)) => {
-            (ALGORITHM, Some(credential), Some(signed_headers), Some(signature))
-        }
+    let Layout { algorithm, credential, signed_headers, signature, without_equals } = match sdk_layout(auth) {
+        Some((credential, signed_headers, signature)) => Layout {
+            algorithm: ALGORITHM,
+            credential: Some(credential),
+            signed_headers: Some(signed_headers),
+            signature: Some(signature),
+            without_equals: None,
+        },
         None => general_layout(auth),
     };
+    if let Some(word) = without_equals {
+        return Err(ServerError::IncompleteSignature(format!(
+            "'{word}' not a valid key=value pair (missing equal-sign) in Authorization header: '{auth}'."
+        )));
+    }
 
     let mut missing = String::new();
     for (name, value) in
@@ -189,35 +199,55 @@ fn find(s: &str, byte: u8) -> Option<usize> {
     memchr::memchr(byte, s.as_bytes())
 }
 
-/// Splits any header that starts with `AWS4-` into its algorithm and its three parameters,
-/// tolerating spacing, order and repeats as DynamoDB does (a later repeat wins).
-fn general_layout(auth: &str) -> (&str, Option<&str>, Option<&str>, Option<&str>) {
-    let trimmed = auth.trim();
-    let (algorithm, rest) = trimmed.split_once(' ').unwrap_or((trimmed, ""));
+/// What a header that starts with `AWS4-` holds: its algorithm, its three parameters (a later
+/// repeat wins, other names are ignored) and the first word that is no `key=value` pair.
+struct Layout<'a> {
+    algorithm: &'a str,
+    credential: Option<&'a str>,
+    signed_headers: Option<&'a str>,
+    signature: Option<&'a str>,
+    without_equals: Option<&'a str>,
+}
 
-    let mut credential = None;
-    let mut signed_headers = None;
-    let mut signature = None;
-    for pair in rest.split(',') {
-        let pair = pair.trim();
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let slot = match key.trim() {
-            "Credential" => &mut credential,
-            "SignedHeaders" => &mut signed_headers,
-            "Signature" => &mut signature,
+/// Whether `c` separates two parameters: DynamoDB splits the parameters at commas and at
+/// spaces alike (ScyllaDB's test/alternator/test_authorization.py, run against DynamoDB:
+/// `Credential=… SignedHeaders=… Signature=…` with spaces alone is read, and so is the SDK
+/// layout with its spaces removed; dynalite's index.js splits the same way). A header value
+/// holds no other whitespace than space and tab.
+fn separates(c: char) -> bool {
+    matches!(c, ',' | ' ' | '\t')
+}
+
+/// Splits any header that starts with `AWS4-` into its [`Layout`], tolerating spacing, order
+/// and repeats as DynamoDB does.
+fn general_layout(auth: &str) -> Layout<'_> {
+    let trimmed = auth.trim_matches(|c| c == ' ' || c == '\t');
+    let (algorithm, rest) = trimmed.split_once([' ', '\t']).unwrap_or((trimmed, ""));
+
+    let mut layout =
+        Layout { algorithm, credential: None, signed_headers: None, signature: None, without_equals: None };
+    for word in rest.split(separates).filter(|w| !w.is_empty()) {
+        let Some((key, value)) = word.split_once('=') else {
+            layout.without_equals.get_or_insert(word);
+            continue;
+        };
+        let slot = match key {
+            "Credential" => &mut layout.credential,
+            "SignedHeaders" => &mut layout.signed_headers,
+            "Signature" => &mut layout.signature,
             _ => continue,
         };
-        *slot = Some(value.trim());
+        *slot = Some(value);
     }
-    (algorithm, credential, signed_headers, signature)
+    layout
 }
 
 /// The parameters of a header in exactly the layout the SDKs write
 /// (`AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=…`), for which
-/// [`general_layout`] gives the same parts: each value is non-empty and starts and ends with a
-/// printable ASCII character (so trimming leaves it as it is), and only the last may not hold a
-/// comma. Found with three byte searches instead of the general splitting and trimming, which
-/// cost more than the rest of a GetItem's protocol checks.
+/// [`general_layout`] gives the same parts: each value is non-empty and holds no separator
+/// (only the signature needs a search for a comma: the other two end at the first one).
+/// Found with byte searches instead of the general splitting, which cost more than the rest of
+/// a GetItem's protocol checks.
 fn sdk_layout(auth: &str) -> Option<(&str, &str, &str)> {
     let rest = auth.strip_prefix("AWS4-HMAC-SHA256 Credential=")?;
     let comma = find(rest, b',')?;
@@ -226,10 +256,10 @@ fn sdk_layout(auth: &str) -> Option<(&str, &str, &str)> {
     let comma = find(rest, b',')?;
     let (signed_headers, rest) = (rest.get(..comma)?, rest.get(comma + 1..)?);
     let signature = rest.strip_prefix(" Signature=")?;
-    let untrimmable = |v: &str| matches!((v.as_bytes().first(), v.as_bytes().last()), (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic());
-    (untrimmable(credential)
-        && untrimmable(signed_headers)
-        && untrimmable(signature)
+    let unbroken = |v: &str| !v.is_empty() && memchr::memchr2(b' ', b'\t', v.as_bytes()).is_none();
+    (unbroken(credential)
+        && unbroken(signed_headers)
+        && unbroken(signature)
         && find(signature, b',').is_none())
     .then_some((credential, signed_headers, signature))
 }
@@ -246,8 +276,9 @@ mod tests {
     }
 
     fn general(h: &str) -> Option<(&str, &str, &str)> {
-        let (algorithm, c, sh, sig) = general_layout(h);
-        (algorithm == ALGORITHM).then_some(()).and(c.zip(sh).zip(sig).map(|((c, sh), sig)| (c, sh, sig)))
+        let Layout { algorithm, credential, signed_headers, signature, without_equals } = general_layout(h);
+        let parts = credential.zip(signed_headers).zip(signature).map(|((c, sh), sig)| (c, sh, sig));
+        (algorithm == ALGORITHM && without_equals.is_none()).then_some(()).and(parts)
     }
 
     #[test]
@@ -263,6 +294,9 @@ mod tests {
             "AWS4-HMAC-SHA256 Credential=a/b c/d/e, SignedHeaders= host, Signature=x",
             "AWS4-HMAC-SHA256 Credential=a/b/c/d/e , SignedHeaders=host;x, Signature=x\u{a0}y",
             "AWS4-HMAC-SHA256 Credential=a=b, SignedHeaders=h, Signature=s, Credential=z",
+            "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=a b=c",
+            "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=a\tb",
+            "AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=a b",
         ] {
             if let Some(fast) = sdk_layout(header) {
                 assert_eq!(Some(fast), general(header), "{header}");
@@ -323,6 +357,53 @@ mod tests {
         assert_eq!(a.terminator, "aws4_request");
         assert_eq!(a.signed_headers, "host;x-amz-date");
         assert_eq!(a.signature, "abcd");
+    }
+
+    #[test]
+    fn parameters_separated_by_spaces_or_commas_alone_are_read() {
+        // ScyllaDB's test/alternator/test_authorization.py (test_expired_signature and
+        // test_authorization_no_whitespace), run against DynamoDB.
+        for header in [
+            "AWS4-HMAC-SHA256 Credential=AKID/20130609/us-east-1/dynamodb/aws4_request \
+             SignedHeaders=host;x-amz-date Signature=abcd",
+            "AWS4-HMAC-SHA256 Credential=AKID/20130609/us-east-1/dynamodb/aws4_request,\
+             SignedHeaders=host;x-amz-date,Signature=abcd",
+            "AWS4-HMAC-SHA256\tCredential=AKID/20130609/us-east-1/dynamodb/aws4_request ,\t\
+             SignedHeaders=host;x-amz-date  Signature=abcd ",
+        ] {
+            let a = parse(Some(header), Some("20130609T094515Z")).unwrap();
+            assert_eq!(
+                (a.key_id, a.region, a.signed_headers, a.signature),
+                ("AKID", "us-east-1", "host;x-amz-date", "abcd"),
+                "{header}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_parameter_without_an_equals_sign_is_refused_before_anything_else() {
+        // DynamoDB's text, recorded in dynalite's index.js for the first header; the second is
+        // the shape of the answer the real Route 53 service gave, quoted in dnscontrol's Route 53
+        // provider documentation: a space after `=` leaves the value a word of its own.
+        let header = "AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders";
+        assert_eq!(
+            message(parse(Some(header), None).unwrap_err()),
+            (
+                "IncompleteSignatureException".into(),
+                "'Credential' not a valid key=value pair (missing equal-sign) in Authorization header: \
+                 'AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders'."
+                    .into()
+            )
+        );
+        let header = "AWS4-HMAC-SHA256 Credential= AKID/20130609/us-east-1/dynamodb/aws4_request, \
+                      SignedHeaders=host;x-amz-date, Signature=abcd";
+        assert_eq!(
+            message(parse(Some(header), Some("20130609T094515Z")).unwrap_err()).1,
+            format!(
+                "'AKID/20130609/us-east-1/dynamodb/aws4_request' not a valid key=value pair \
+                 (missing equal-sign) in Authorization header: '{header}'."
+            )
+        );
     }
 
     #[test]
