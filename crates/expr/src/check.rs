@@ -287,9 +287,16 @@ impl Check<'_, '_> {
             return Err(operand_count(self.kind, name, call.args.len()));
         }
         call.args.iter().try_for_each(|a| self.operand2(a))?;
-        let needs_path =
-            matches!(name, "attribute_exists" | "attribute_not_exists" | "attribute_type" | "if_not_exists");
-        if needs_path && !matches!(call.args.first(), Some(AstOperand::Path(_))) {
+        let needs_path = matches!(name, "attribute_exists" | "attribute_not_exists" | "if_not_exists");
+        let path_missing = match call.args.first() {
+            Some(AstOperand::Path(_)) => false,
+            // DynamoDB takes a value as `attribute_type`'s first operand too (recorded in
+            // ScyllaDB's test/alternator/test_condition_expression.py,
+            // test_update_condition_attribute_type), but not a function.
+            Some(AstOperand::Value(_)) => name != "attribute_type",
+            _ => true,
+        };
+        if (needs_path || name == "attribute_type") && path_missing {
             return Err(path_required(self.kind, name));
         }
         if name != "size" && name != "list_append" {
