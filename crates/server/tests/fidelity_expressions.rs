@@ -75,3 +75,30 @@ async fn attribute_type_takes_a_value_as_its_first_operand() {
     assert_eq!(kind, "ConditionalCheckFailedException");
 }
 
+// Source: Constraints in Amazon DynamoDB, "Expression parameters": at most 300 operators or
+// functions in any expression; the message recorded from the real service in the
+// aws/aws-sdk-js issue thread "Invalid FilterExpression: The expression contains too many
+// operators; operator count: 301" (its expression had more than 301: the count stops there).
+#[tokio::test]
+async fn an_expression_has_at_most_three_hundred_operators() {
+    let client = table().await;
+    // 150 comparisons and the 149 ANDs between them: 299 operators.
+    let within = vec!["a <> :v"; 150].join(" AND ");
+    let over = vec!["a <> :v"; 160].join(" AND ");
+    let scan = |filter: String| {
+        client
+            .scan()
+            .table_name("tbl")
+            .filter_expression(filter)
+            .expression_attribute_values(":v", n("1"))
+            .send()
+    };
+    let out = scan(within).await.expect("299 operators are allowed");
+    assert_eq!(out.count(), 1);
+    let (kind, message) = failure(scan(over).await);
+    assert_eq!(kind, "ValidationException");
+    assert_eq!(
+        message,
+        "Invalid FilterExpression: The expression contains too many operators; operator count: 301"
+    );
+}
