@@ -56,6 +56,7 @@ mod values;
 pub use check::{MAX_IN_OPERANDS, MAX_PATH_DEPTH};
 pub use error::{ErrorKind, ExprError, ExpressionKind};
 pub use eval::lookup;
+pub use key_condition::key_condition_of;
 pub use params::{check_placeholder_keys, Params};
 pub use parse_update::parse_update;
 pub use parser::{MAX_EXPRESSION_BYTES, MAX_NESTING, MAX_OPERATORS};

@@ -5,7 +5,8 @@ use std::fmt::Debug;
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
+    AttributeDefinition, AttributeValue, BillingMode, ComparisonOperator, Condition, GlobalSecondaryIndex,
+    KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType,
 };
 use aws_sdk_dynamodb::Client;
 
@@ -101,4 +102,84 @@ async fn an_expression_has_at_most_three_hundred_operators() {
         message,
         "Invalid FilterExpression: The expression contains too many operators; operator count: 301"
     );
+}
+
+fn condition(op: ComparisonOperator, values: &[AttributeValue]) -> Condition {
+    Condition::builder()
+        .comparison_operator(op)
+        .set_attribute_value_list(Some(values.to_vec()))
+        .build()
+        .expect("condition")
+}
+
+// Source: AWS developer guide, "Multi-attribute key schema" (GSI.md): a query of a
+// multi-attribute GSI key states an equality on every partition attribute and conditions on
+// the sort attributes left to right, one per attribute. The legacy `KeyConditions` map states
+// them as a `KeyConditionExpression` does; a base table's key still takes one or two.
+#[tokio::test]
+async fn legacy_key_conditions_take_one_condition_per_attribute_of_a_multi_attribute_key() {
+    let client = monotable_embedded::client();
+    let mut index = GlobalSecondaryIndex::builder()
+        .index_name("by_org")
+        .projection(Projection::builder().projection_type(ProjectionType::All).build());
+    for (name, key_type) in
+        [("org", KeyType::Hash), ("team", KeyType::Hash), ("day", KeyType::Range), ("seq", KeyType::Range)]
+    {
+        index = index.key_schema(key(name, key_type));
+    }
+    let mut create = client
+        .create_table()
+        .table_name("tbl")
+        .key_schema(key("pk", KeyType::Hash))
+        .global_secondary_indexes(index.build().expect("gsi"))
+        .billing_mode(BillingMode::PayPerRequest);
+    for name in ["pk", "org", "team", "day", "seq"] {
+        create = create.attribute_definitions(def(name));
+    }
+    create.send().await.expect("create table");
+    for (pk, day, seq) in [("a", "d1", "s1"), ("b", "d1", "s2"), ("c", "d2", "s1")] {
+        client
+            .put_item()
+            .table_name("tbl")
+            .item("pk", s(pk))
+            .item("org", s("o"))
+            .item("team", s("t"))
+            .item("day", s(day))
+            .item("seq", s(seq))
+            .send()
+            .await
+            .expect("put item");
+    }
+    let eq = |v: &str| condition(ComparisonOperator::Eq, &[s(v)]);
+    let out = client
+        .query()
+        .table_name("tbl")
+        .index_name("by_org")
+        .key_conditions("org", eq("o"))
+        .key_conditions("team", eq("t"))
+        .key_conditions("day", eq("d1"))
+        .key_conditions("seq", condition(ComparisonOperator::Gt, &[s("s1")]))
+        .send()
+        .await
+        .expect("four conditions on a four-attribute key");
+    let found: Vec<&str> = out.items().iter().map(|i| i["pk"].as_s().expect("pk").as_str()).collect();
+    assert_eq!(found, ["b"]);
+    let (kind, message) = failure(
+        client.query().table_name("tbl").index_name("by_org").key_conditions("org", eq("o")).send().await,
+    );
+    assert_eq!(
+        (kind.as_str(), message.as_str()),
+        ("ValidationException", "Query condition missed key schema element: team")
+    );
+    let (_, message) = failure(
+        client
+            .query()
+            .table_name("tbl")
+            .key_conditions("pk", eq("a"))
+            .key_conditions("org", eq("o"))
+            .key_conditions("team", eq("t"))
+            .send()
+            .await,
+    );
+    assert_eq!(message, "Conditions can be of length 1 or 2 only");
 }
