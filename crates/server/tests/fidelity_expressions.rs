@@ -183,3 +183,25 @@ async fn legacy_key_conditions_take_one_condition_per_attribute_of_a_multi_attri
     );
     assert_eq!(message, "Conditions can be of length 1 or 2 only");
 }
+
+// Source: paritysuite/dynamodb-conformance, tests/tier3/validation-ordering/deepRequests.test.ts,
+// recorded against DynamoDB in ten regions on 2026-10-09: a TransactWriteItems Put whose item
+// has an attribute named "" is refused with "Empty attribute name", before the table is looked
+// up. PutItem and BatchWriteItem check their items the same way.
+#[tokio::test]
+async fn an_item_attribute_may_not_have_the_empty_name() {
+    use aws_sdk_dynamodb::types::{Put, TransactWriteItem};
+    let client = monotable_embedded::client();
+    let item = || [("pk".to_owned(), s("a")), (String::new(), s("x"))].into();
+    let put = Put::builder().table_name("absent").set_item(Some(item())).build().expect("put");
+    let (kind, message) = failure(
+        client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .send()
+            .await,
+    );
+    assert_eq!((kind.as_str(), message.as_str()), ("ValidationException", "Empty attribute name"));
+    let (kind, message) = failure(client.put_item().table_name("absent").set_item(Some(item())).send().await);
+    assert_eq!((kind.as_str(), message.as_str()), ("ValidationException", "Empty attribute name"));
+}

@@ -61,7 +61,9 @@ pub(super) fn resolve_gsi_key(
             [KeySchemaElement { attribute_name: e.attribute_name.clone(), key_type: Some("HASH".into()) }];
         let attr = resolve_key(&one, defs, Some(index))?.pk;
         if !seen.insert(attr.name.clone()) {
-            return Err(Error::validation("The KeySchema contains multiple key attributes with the same name"));
+            return Err(Error::validation(
+                "The KeySchema contains multiple key attributes with the same name",
+            ));
         }
         attrs.push(attr);
     }
