@@ -205,3 +205,46 @@ async fn an_item_attribute_may_not_have_the_empty_name() {
     let (kind, message) = failure(client.put_item().table_name("absent").set_item(Some(item())).send().await);
     assert_eq!((kind.as_str(), message.as_str()), ("ValidationException", "Empty attribute name"));
 }
+
+// Source: paritysuite/dynamodb-conformance, tests/tier3/validation-ordering/deepRequests.test.ts,
+// recorded against DynamoDB on 2026-10-09: a ScanFilter of one condition with a
+// ConditionalOperator is refused with "ConditionalOperator can only be used when Filter or
+// Expected has two or more elements"; an empty `Expected` map with one gets the same answer,
+// as DynamoDB Local's request validator counts it (fewer than two elements).
+#[tokio::test]
+async fn a_conditional_operator_needs_two_conditions_to_join() {
+    use aws_sdk_dynamodb::types::{ConditionalOperator, ExpectedAttributeValue};
+    let client = table().await;
+    let expected = "ConditionalOperator can only be used when Filter or Expected has two or more elements";
+    let (kind, message) = failure(
+        client
+            .put_item()
+            .table_name("tbl")
+            .item("pk", s("k"))
+            .set_expected(Some(std::collections::HashMap::<String, ExpectedAttributeValue>::new()))
+            .conditional_operator(ConditionalOperator::And)
+            .send()
+            .await,
+    );
+    assert_eq!((kind.as_str(), message.as_str()), ("ValidationException", expected));
+    let (_, message) = failure(
+        client
+            .scan()
+            .table_name("tbl")
+            .scan_filter("a", condition(ComparisonOperator::Eq, &[s("x")]))
+            .conditional_operator(ConditionalOperator::Or)
+            .send()
+            .await,
+    );
+    assert_eq!(message, expected);
+    let both = client
+        .scan()
+        .table_name("tbl")
+        .scan_filter("pk", condition(ComparisonOperator::Eq, &[s("k")]))
+        .scan_filter("a", condition(ComparisonOperator::Eq, &[s("x")]))
+        .conditional_operator(ConditionalOperator::Or)
+        .send()
+        .await
+        .expect("two conditions joined by OR");
+    assert_eq!(both.count(), 1);
+}

@@ -131,6 +131,14 @@ fn combine(mut parts: Vec<Cond>, operator: Option<&str>) -> Result<Option<Cond>,
             )))
         }
     };
+    // A ConditionalOperator needs two conditions to join: one (recorded for a ScanFilter in
+    // paritysuite/dynamodb-conformance, tests/tier3/validation-ordering/deepRequests.test.ts,
+    // 2026-10-09) or none (`Expected: {}`, as DynamoDB Local's validator counts it) is refused.
+    if operator.is_some() && parts.len() < 2 {
+        return Err(Error::validation(
+            "ConditionalOperator can only be used when Filter or Expected has two or more elements",
+        ));
+    }
     let Some(mut acc) = parts.pop() else { return Ok(None) };
     while let Some(next) = parts.pop() {
         acc = if or {
