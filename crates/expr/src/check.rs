@@ -115,6 +115,14 @@ impl Check<'_, '_> {
                     format_args!("The function is not allowed in an update expression; function: {name}"),
                 ));
             }
+            // A list_append as the first operand of another is refused (recorded against
+            // DynamoDB in ScyllaDB's test/alternator/test_update_expression.py); a
+            // list_append of an if_not_exists is the usual idiom and stays allowed.
+            if name == "list_append"
+                && matches!(call.args.first(), Some(AstOperand::Function(inner)) if inner.name == "list_append")
+            {
+                return Err(misused_function(self.kind, name));
+            }
         } else {
             if is_in(UPDATE_FUNCTIONS, name) {
                 return Err(self.err(

@@ -248,3 +248,32 @@ async fn a_conditional_operator_needs_two_conditions_to_join() {
         .expect("two conditions joined by OR");
     assert_eq!(both.count(), 1);
 }
+
+// Source: recorded against DynamoDB in ScyllaDB's test suite
+// test/alternator/test_update_expression.py (list_append tests): a list_append nested in
+// another list_append parses, but is refused with "The function is not allowed to be used this
+// way in an expression; function: list_append".
+#[tokio::test]
+async fn list_append_may_not_be_nested_in_list_append() {
+    let client = table().await;
+    let list = |v: &str| AttributeValue::L(vec![s(v)]);
+    let (kind, message) = failure(
+        client
+            .update_item()
+            .table_name("tbl")
+            .key("pk", s("k"))
+            .update_expression("SET a = list_append(list_append(:v1, :v2), :v3)")
+            .expression_attribute_values(":v1", list("a"))
+            .expression_attribute_values(":v2", list("1"))
+            .expression_attribute_values(":v3", list("hi"))
+            .send()
+            .await,
+    );
+    assert_eq!(
+        (kind.as_str(), message.as_str()),
+        (
+            "ValidationException",
+            "Invalid UpdateExpression: The function is not allowed to be used this way in an expression; function: list_append"
+        )
+    );
+}
