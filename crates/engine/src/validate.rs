@@ -141,6 +141,18 @@ pub(crate) fn check_name(name: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// Checks that no top-level attribute of an item being written has the empty name, before
+/// its values are checked. Source: paritysuite/dynamodb-conformance,
+/// tests/tier3/validation-ordering/deepRequests.test.ts (TransactWriteItems Puts), recorded
+/// against DynamoDB in ten regions on 2026-10-09: "Empty attribute name", bare, and ahead of
+/// a value nested 100 levels in the same item whichever comes first.
+pub(crate) fn check_item_names<N: AsRef<str>>(mut names: impl Iterator<Item = N>) -> Result<(), Error> {
+    if names.any(|n| n.as_ref().is_empty()) {
+        return Err(Error::validation("Empty attribute name"));
+    }
+    Ok(())
+}
+
 /// Checks the map keys nested anywhere in `v` with [`check_name`] (descending no deeper than
 /// the nesting limit, which [`check_values`] reports). An expression value's over-long name
 /// is reported as it is, not as an invalid value.

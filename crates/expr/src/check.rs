@@ -115,6 +115,14 @@ impl Check<'_, '_> {
                     format_args!("The function is not allowed in an update expression; function: {name}"),
                 ));
             }
+            // A list_append as the first operand of another is refused (recorded against
+            // DynamoDB in ScyllaDB's test/alternator/test_update_expression.py); a
+            // list_append of an if_not_exists is the usual idiom and stays allowed.
+            if name == "list_append"
+                && matches!(call.args.first(), Some(AstOperand::Function(inner)) if inner.name == "list_append")
+            {
+                return Err(misused_function(self.kind, name));
+            }
         } else {
             if is_in(UPDATE_FUNCTIONS, name) {
                 return Err(self.err(
@@ -287,9 +295,16 @@ impl Check<'_, '_> {
             return Err(operand_count(self.kind, name, call.args.len()));
         }
         call.args.iter().try_for_each(|a| self.operand2(a))?;
-        let needs_path =
-            matches!(name, "attribute_exists" | "attribute_not_exists" | "attribute_type" | "if_not_exists");
-        if needs_path && !matches!(call.args.first(), Some(AstOperand::Path(_))) {
+        let needs_path = matches!(name, "attribute_exists" | "attribute_not_exists" | "if_not_exists");
+        let path_missing = match call.args.first() {
+            Some(AstOperand::Path(_)) => false,
+            // DynamoDB takes a value as `attribute_type`'s first operand too (recorded in
+            // ScyllaDB's test/alternator/test_condition_expression.py,
+            // test_update_condition_attribute_type), but not a function.
+            Some(AstOperand::Value(_)) => name != "attribute_type",
+            _ => true,
+        };
+        if (needs_path || name == "attribute_type") && path_missing {
             return Err(path_required(self.kind, name));
         }
         if name != "size" && name != "list_append" {

@@ -51,6 +51,9 @@ pub enum ErrorKind {
     TooLong,
     /// The expression nests deeper than this crate's limit (see [`crate::MAX_NESTING`]).
     TooDeep,
+    /// The expression has more than 300 operators and functions (see
+    /// [`crate::MAX_OPERATORS`]).
+    TooManyOperators,
     /// The text does not follow the grammar.
     Syntax,
     /// Doubled parentheses around one sub-expression.

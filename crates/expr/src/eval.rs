@@ -120,9 +120,8 @@ impl Condition {
                     operand_paths(o, out);
                 }
             }
-            Condition::AttributeExists(p)
-            | Condition::AttributeNotExists(p)
-            | Condition::AttributeType(p, _) => out.push(p),
+            Condition::AttributeExists(p) | Condition::AttributeNotExists(p) => out.push(p),
+            Condition::AttributeType(a, _) => operand_paths(a, out),
             Condition::Not(c) => c.collect_paths(out),
             Condition::And(a, b) | Condition::Or(a, b) => {
                 a.collect_paths(out);
@@ -154,7 +153,7 @@ impl Condition {
             }
             Condition::AttributeExists(p) => lookup(item, p).is_some(),
             Condition::AttributeNotExists(p) => lookup(item, p).is_none(),
-            Condition::AttributeType(p, t) => lookup(item, p).is_some_and(|v| v.attribute_type() == *t),
+            Condition::AttributeType(a, t) => operand(a, item).is_some_and(|v| v.attribute_type() == *t),
             Condition::BeginsWith(a, b) => match (operand(a, item), operand(b, item)) {
                 (Some(a), Some(b)) => begins_with(&a, &b),
                 _ => false,

@@ -146,76 +146,85 @@ impl Params<'_> {
         let ast = crate::cache::condition(text, kind)?;
         check_condition(self, &ast, kind)?;
         let resolved = self.resolve_condition(&ast, kind)?;
-        let mut parts = Vec::new();
-        collect(&resolved, &mut parts)?;
-        let mut conditions: Vec<(String, KeyOp)> = Vec::new();
-        for part in parts {
-            let (name, op) = atomic(part)?;
-            if conditions.iter().any(|(n, _)| *n == name) {
-                return Err(key_error("KeyConditionExpressions must only contain one condition per key"));
-            }
-            conditions.push((name, op));
-        }
-        let not_supported = || key_error("Query key condition not supported");
-        for name in partition {
-            if !conditions.iter().any(|(n, _)| n == name) {
-                return Err(key_error(format!("Query condition missed key schema element: {name}")));
-            }
-        }
-        if conditions
-            .iter()
-            .any(|(n, _)| !partition.contains(&n.as_str()) && !sort_keys.contains(&n.as_str()))
-        {
-            return Err(not_supported());
-        }
-        let mut take = |name: &str| {
-            let at = conditions.iter().position(|(n, _)| n == name)?;
-            Some(conditions.swap_remove(at).1)
-        };
-        let mut equalities = Vec::new();
-        let mut partition_value = None;
-        for name in partition {
-            let Some(KeyOp::Cmp(Comparator::Eq, v)) = take(name) else { return Err(not_supported()) };
-            if partition_value.is_none() {
-                partition_value = Some(v);
-            } else {
-                equalities.push(((*name).to_owned(), v));
-            }
-        }
-        let partition_value = partition_value.ok_or_else(not_supported)?;
-        // The sort attributes used must be a leading run of the sort key; all but the last
-        // must be equalities.
-        let used: Vec<(&str, KeyOp)> =
-            sort_keys.iter().map_while(|name| take(name).map(|op| (*name, op))).collect();
-        if !conditions.is_empty() {
-            return Err(key_error(
-                "Query key condition not supported: conditions on the attributes of a multi-attribute sort key must be applied left to right without skipping an attribute",
-            ));
-        }
-        let mut sort = None;
-        let count = used.len();
-        for (i, (attribute, op)) in used.into_iter().enumerate() {
-            if i + 1 < count {
-                let KeyOp::Cmp(Comparator::Eq, v) = op else {
-                    return Err(key_error(
-                        "Query key condition not supported: only the last sort key attribute used in a KeyConditionExpression may have a condition other than equality",
-                    ));
-                };
-                equalities.push((attribute.to_owned(), v));
-                continue;
-            }
-            let op = match op {
-                KeyOp::Cmp(Comparator::Eq, v) => SortKeyOp::Eq(v),
-                KeyOp::Cmp(Comparator::Lt, v) => SortKeyOp::Lt(v),
-                KeyOp::Cmp(Comparator::Le, v) => SortKeyOp::Le(v),
-                KeyOp::Cmp(Comparator::Gt, v) => SortKeyOp::Gt(v),
-                KeyOp::Cmp(Comparator::Ge, v) => SortKeyOp::Ge(v),
-                KeyOp::Cmp(Comparator::Ne, _) => return Err(not_supported()),
-                KeyOp::Between(l, h) => SortKeyOp::Between(l, h),
-                KeyOp::BeginsWith(v) => SortKeyOp::BeginsWith(v),
-            };
-            sort = Some(SortKeyCondition { attribute: attribute.to_owned(), op });
-        }
-        Ok(KeyCondition { partition_key: partition[0].to_owned(), partition_value, equalities, sort })
+        key_condition_of(&resolved, partition, sort_keys)
     }
+}
+
+/// The key condition a resolved condition states on a key whose partition key and sort key may
+/// each be made of several attributes, in key-schema order, with the shape checks (and
+/// messages) of a `KeyConditionExpression`; the engine also builds legacy `KeyConditions`
+/// through it. `partition` must not be empty.
+pub fn key_condition_of(
+    resolved: &Condition,
+    partition: &[&str],
+    sort_keys: &[&str],
+) -> Result<KeyCondition, ExprError> {
+    let mut parts = Vec::new();
+    collect(resolved, &mut parts)?;
+    let mut conditions: Vec<(String, KeyOp)> = Vec::new();
+    for part in parts {
+        let (name, op) = atomic(part)?;
+        if conditions.iter().any(|(n, _)| *n == name) {
+            return Err(key_error("KeyConditionExpressions must only contain one condition per key"));
+        }
+        conditions.push((name, op));
+    }
+    let not_supported = || key_error("Query key condition not supported");
+    for name in partition {
+        if !conditions.iter().any(|(n, _)| n == name) {
+            return Err(key_error(format!("Query condition missed key schema element: {name}")));
+        }
+    }
+    if conditions.iter().any(|(n, _)| !partition.contains(&n.as_str()) && !sort_keys.contains(&n.as_str())) {
+        return Err(not_supported());
+    }
+    let mut take = |name: &str| {
+        let at = conditions.iter().position(|(n, _)| n == name)?;
+        Some(conditions.swap_remove(at).1)
+    };
+    let mut equalities = Vec::new();
+    let mut partition_value = None;
+    for name in partition {
+        let Some(KeyOp::Cmp(Comparator::Eq, v)) = take(name) else { return Err(not_supported()) };
+        if partition_value.is_none() {
+            partition_value = Some(v);
+        } else {
+            equalities.push(((*name).to_owned(), v));
+        }
+    }
+    let partition_value = partition_value.ok_or_else(not_supported)?;
+    // The sort attributes used must be a leading run of the sort key; all but the last
+    // must be equalities.
+    let used: Vec<(&str, KeyOp)> =
+        sort_keys.iter().map_while(|name| take(name).map(|op| (*name, op))).collect();
+    if !conditions.is_empty() {
+        return Err(key_error(
+            "Query key condition not supported: conditions on the attributes of a multi-attribute sort key must be applied left to right without skipping an attribute",
+        ));
+    }
+    let mut sort = None;
+    let count = used.len();
+    for (i, (attribute, op)) in used.into_iter().enumerate() {
+        if i + 1 < count {
+            let KeyOp::Cmp(Comparator::Eq, v) = op else {
+                return Err(key_error(
+                    "Query key condition not supported: only the last sort key attribute used in a KeyConditionExpression may have a condition other than equality",
+                ));
+            };
+            equalities.push((attribute.to_owned(), v));
+            continue;
+        }
+        let op = match op {
+            KeyOp::Cmp(Comparator::Eq, v) => SortKeyOp::Eq(v),
+            KeyOp::Cmp(Comparator::Lt, v) => SortKeyOp::Lt(v),
+            KeyOp::Cmp(Comparator::Le, v) => SortKeyOp::Le(v),
+            KeyOp::Cmp(Comparator::Gt, v) => SortKeyOp::Gt(v),
+            KeyOp::Cmp(Comparator::Ge, v) => SortKeyOp::Ge(v),
+            KeyOp::Cmp(Comparator::Ne, _) => return Err(not_supported()),
+            KeyOp::Between(l, h) => SortKeyOp::Between(l, h),
+            KeyOp::BeginsWith(v) => SortKeyOp::BeginsWith(v),
+        };
+        sort = Some(SortKeyCondition { attribute: attribute.to_owned(), op });
+    }
+    Ok(KeyCondition { partition_key: partition[0].to_owned(), partition_value, equalities, sort })
 }

@@ -29,7 +29,8 @@
 //! condition reads), [`lookup`] (the value at a document path), [`compare_scalars`],
 //! [`value_size`] and [`value_brief`] (DynamoDB's ordering, `size()` and message rendering of
 //! values), [`PathDisplay`] (DynamoDB's `[a, b, [0]]` rendering of paths), and the limits
-//! [`MAX_EXPRESSION_BYTES`], [`MAX_NESTING`], [`MAX_IN_OPERANDS`] and [`MAX_PATH_DEPTH`].
+//! [`MAX_EXPRESSION_BYTES`], [`MAX_OPERATORS`], [`MAX_NESTING`], [`MAX_IN_OPERANDS`] and
+//! [`MAX_PATH_DEPTH`].
 
 mod apply;
 pub mod ast;
@@ -55,9 +56,10 @@ mod values;
 pub use check::{MAX_IN_OPERANDS, MAX_PATH_DEPTH};
 pub use error::{ErrorKind, ExprError, ExpressionKind};
 pub use eval::lookup;
+pub use key_condition::key_condition_of;
 pub use params::{check_placeholder_keys, Params};
 pub use parse_update::parse_update;
-pub use parser::{MAX_EXPRESSION_BYTES, MAX_NESTING};
+pub use parser::{MAX_EXPRESSION_BYTES, MAX_NESTING, MAX_OPERATORS};
 pub use reserved::is_reserved_word;
 pub use resolved::{
     attribute_path, ChangedAttributes, Comparator, Condition, KeyCondition, Operand, Path, PathDisplay,

@@ -89,10 +89,12 @@ impl Parser<'_> {
         match self.peek_kind() {
             TokenKind::Plus => {
                 self.advance();
+                self.operator(1)?;
                 Ok(SetValue::Plus(left, self.parse_operand_parens()?))
             }
             TokenKind::Minus => {
                 self.advance();
+                self.operator(1)?;
                 Ok(SetValue::Minus(left, self.parse_operand_parens()?))
             }
             _ => Ok(SetValue::Operand(left)),

@@ -7,14 +7,24 @@
 //!
 //! Invariants: recursion depth is bounded by [`MAX_NESTING`] (every recursive descent goes
 //! through [`Parser::enter`]); no token access can go out of range because the token list
-//! always ends with `Eof` and the cursor never moves past it.
+//! always ends with `Eof` and the cursor never moves past it; the parse stops at the
+//! operator that takes the count over [`MAX_OPERATORS`] (every operator and function goes
+//! through [`Parser::operator`]).
 
 use crate::ast::{Comparator, Condition, FunctionCall, Operand, Path, PathElement, Projection};
 use crate::error::{ErrorKind, ExprError, ExpressionKind};
 use crate::lexer::{tokenize, Token, TokenKind};
 
-/// The deepest nesting of parentheses, `NOT`s and function calls accepted.
+/// The deepest nesting of parentheses, `NOT`s and function calls accepted: a guard for the
+/// recursion, which DynamoDB does not have (its limit is [`MAX_OPERATORS`], which allows 299
+/// nested `NOT`s). It stays at 100 because an unoptimised build's descent through a level of
+/// parentheses takes about 16 KB of stack, and a test thread has 2 MB.
 pub const MAX_NESTING: usize = 100;
+
+/// The most operators and functions DynamoDB accepts in one expression (Constraints in Amazon
+/// DynamoDB, "Expression parameters": "The maximum number of operators or functions allowed
+/// in any expression is 300").
+pub const MAX_OPERATORS: usize = 300;
 
 /// The longest expression DynamoDB accepts, in bytes (4 KB).
 pub const MAX_EXPRESSION_BYTES: usize = 4096;
@@ -31,6 +41,7 @@ pub(crate) struct Parser<'a> {
     pos: usize,
     pub(crate) kind: ExpressionKind,
     depth: usize,
+    operators: usize,
 }
 
 /// Checks the length and emptiness rules DynamoDB applies before parsing.
@@ -73,7 +84,7 @@ const MAX_INDEX: usize = 2_147_483_647;
 impl<'a> Parser<'a> {
     pub(crate) fn new(text: &'a str, kind: ExpressionKind) -> Result<Parser<'a>, ExprError> {
         check_text(text, kind)?;
-        Ok(Parser { text, tokens: tokenize(text), pos: 0, kind, depth: 0 })
+        Ok(Parser { text, tokens: tokenize(text), pos: 0, kind, depth: 0, operators: 0 })
     }
 
     fn token(&self, index: usize) -> Token {
@@ -163,6 +174,25 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Counts `n` operators or functions. DynamoDB stops at the one over the limit, so its
+    /// message always says 301 (recorded from the real service in the aws/aws-sdk-js issue
+    /// thread "Invalid FilterExpression: The expression contains too many operators; operator
+    /// count: 301", whose expression had more).
+    pub(crate) fn operator(&mut self, n: usize) -> Result<(), ExprError> {
+        self.operators += n;
+        if self.operators > MAX_OPERATORS {
+            return Err(ExprError::invalid(
+                self.kind,
+                ErrorKind::TooManyOperators,
+                format_args!(
+                    "The expression contains too many operators; operator count: {}",
+                    MAX_OPERATORS + 1
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     pub(crate) fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
@@ -243,6 +273,7 @@ impl<'a> Parser<'a> {
                 }
                 self.advance();
                 self.advance();
+                self.operator(1)?;
                 self.enter()?;
                 let mut args = vec![self.parse_operand_parens()?];
                 while self.peek_kind() == TokenKind::Comma {
@@ -306,6 +337,7 @@ impl<'a> Parser<'a> {
         let mut list = vec![self.to_condition(first)?];
         while self.at_keyword("OR") {
             self.advance();
+            self.operator(1)?;
             let (next, _) = self.parse_and()?;
             list.push(self.to_condition(next)?);
         }
@@ -320,6 +352,7 @@ impl<'a> Parser<'a> {
         let mut list = vec![self.to_condition(first)?];
         while self.at_keyword("AND") {
             self.advance();
+            self.operator(1)?;
             let (next, _) = self.parse_not()?;
             list.push(self.to_condition(next)?);
         }
@@ -331,6 +364,7 @@ impl<'a> Parser<'a> {
             return self.parse_primary();
         }
         self.advance();
+        self.operator(1)?;
         self.enter()?;
         let (inner, _) = self.parse_not()?;
         let c = self.to_condition(inner)?;
@@ -356,11 +390,15 @@ impl<'a> Parser<'a> {
         let t = self.peek();
         if let Some(op) = comparator(t.kind) {
             self.advance();
+            self.operator(1)?;
             let right = self.parse_operand_parens()?;
             return Ok((Node::Cond(Condition::Compare(left, op, right)), false));
         }
         if self.at_keyword("BETWEEN") {
             self.advance();
+            // BETWEEN counts twice, itself and its AND (the AWS code example "Count
+            // expression operators in DynamoDB with an AWS SDK").
+            self.operator(2)?;
             let low = self.parse_operand_parens()?;
             if !self.at_keyword("AND") {
                 return Err(self.syntax_error());
@@ -371,6 +409,7 @@ impl<'a> Parser<'a> {
         }
         if self.at_keyword("IN") {
             self.advance();
+            self.operator(1)?;
             self.expect(TokenKind::LParen)?;
             let mut list = vec![self.parse_operand_parens()?];
             while self.peek_kind() == TokenKind::Comma {

@@ -103,13 +103,13 @@ impl Params<'_> {
             ("attribute_not_exists", [AstOperand::Path(p)]) => {
                 Condition::AttributeNotExists(self.resolve_path(p, kind)?)
             }
-            ("attribute_type", [AstOperand::Path(p), AstOperand::Value(v)]) => {
-                let path = self.resolve_path(p, kind)?;
+            ("attribute_type", [a @ (AstOperand::Path(_) | AstOperand::Value(_)), AstOperand::Value(v)]) => {
+                let a = self.resolve_operand(a, kind)?;
                 let ty = match self.resolve_value(v, kind)? {
                     AttributeValue::S(s) => AttributeType::parse(&s).ok_or_else(misuse)?,
                     _ => return Err(misuse()),
                 };
-                Condition::AttributeType(path, ty)
+                Condition::AttributeType(a, ty)
             }
             ("begins_with", [a, b]) => {
                 Condition::BeginsWith(self.resolve_operand(a, kind)?, self.resolve_operand(b, kind)?)

@@ -105,8 +105,8 @@ pub enum Condition {
     AttributeExists(Path),
     /// `attribute_not_exists(path)`.
     AttributeNotExists(Path),
-    /// `attribute_type(path, :t)`.
-    AttributeType(Path, AttributeType),
+    /// `attribute_type(a, :t)`: `a` is a path or, as DynamoDB also accepts, a value.
+    AttributeType(Operand, AttributeType),
     /// `begins_with(a, b)`.
     BeginsWith(Operand, Operand),
     /// `contains(a, b)`.

@@ -143,6 +143,8 @@ fn empty_long_and_deep_expressions_are_refused() {
     let long = format!("a = :v{}", " ".repeat(4091));
     assert_eq!(long.len(), 4097);
     let deep = format!("{}a = :v{}", "(".repeat(101), ")".repeat(101));
+    // 301 operators: 151 comparisons and the 150 ANDs between them.
+    let many = vec!["a = :v"; 151].join(" AND ");
     check(vec![
         row(Condition, "", ErrorKind::Empty, "Invalid ConditionExpression: The expression can not be empty;"),
         row(Update, "", ErrorKind::Empty, "Invalid UpdateExpression: The expression can not be empty;"),
@@ -158,6 +160,12 @@ fn empty_long_and_deep_expressions_are_refused() {
             text: deep,
             kind: ErrorKind::TooDeep,
             message: "Invalid FilterExpression: The expression is nested too deeply; maximum nesting: 100",
+        },
+        Row {
+            entry: Condition,
+            text: many,
+            kind: ErrorKind::TooManyOperators,
+            message: "Invalid ConditionExpression: The expression contains too many operators; operator count: 301",
         },
     ]);
 }

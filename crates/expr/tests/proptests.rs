@@ -201,21 +201,26 @@ proptest! {
 
 #[test]
 fn deep_nesting_is_refused_without_overflowing_the_stack() {
-    for depth in [99usize, 100, 101, 5000] {
+    use monotable_expr::{ErrorKind, MAX_NESTING};
+    for depth in [MAX_NESTING - 1, MAX_NESTING, MAX_NESTING + 1, 5000] {
         let parens = format!("{}a = :v{}", "(".repeat(depth), ")".repeat(depth));
         let nots = format!("{}a = :v", "NOT ".repeat(depth));
         let calls = format!("{}a{} = :v", "size(".repeat(depth), ")".repeat(depth));
-        for text in [parens, nots, calls] {
+        for (text, redundant) in [(parens, true), (nots, false), (calls, false)] {
             let r = parse_condition(&text, ExpressionKind::Condition);
             if text.len() > monotable_expr::MAX_EXPRESSION_BYTES {
-                assert_eq!(r.unwrap_err().kind(), monotable_expr::ErrorKind::TooLong);
-            } else if depth > monotable_expr::MAX_NESTING {
-                assert_eq!(r.unwrap_err().kind(), monotable_expr::ErrorKind::TooDeep, "{depth}");
+                assert_eq!(r.unwrap_err().kind(), ErrorKind::TooLong);
+            } else if depth > MAX_NESTING {
+                assert_eq!(r.unwrap_err().kind(), ErrorKind::TooDeep, "{depth}");
+            } else if redundant {
+                assert_eq!(r.unwrap_err().kind(), ErrorKind::RedundantParentheses, "{depth}");
+            } else {
+                r.unwrap_or_else(|e| panic!("{depth}: {e}"));
             }
         }
     }
-    // The longest AND chain a 4 KB expression allows still resolves and evaluates.
-    let chain = vec!["a = :v"; 4096 / 11].join(" AND ");
+    // The longest AND chain within the operator limit still resolves and evaluates.
+    let chain = vec!["a = :v"; 150].join(" AND ");
     let vals = std_values();
     let c = Params::new(None, Some(&vals)).condition(&chain, ExpressionKind::Filter).unwrap();
     assert!(!c.eval(&item(vec![])));

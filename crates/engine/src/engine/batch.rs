@@ -173,6 +173,7 @@ pub(super) fn batch_write_item(
             let write = match (&wr.put_request, &wr.delete_request) {
                 (Some(p), None) => {
                     let item = p.item.clone().unwrap_or_default();
+                    validate::check_item_names(item.keys())?;
                     validate::check_values(item.values())?;
                     // A key attribute of the wrong type (a scalar of another type, or a list)
                     // is not PutItem's "Type mismatch for key" here. Source:

@@ -506,6 +506,7 @@ pub(super) fn put_item(inner: &Inner, mut input: PutItemInput) -> Result<PutItem
     let w = old_image_write!(input);
     w.check("item", item.is_some())?;
     let item = item.unwrap_or_default();
+    validate::check_item_names(item.keys())?;
     validate::check_values(item.values()).map_err(|e| {
         let depth = item.values().map(AttributeValue::depth).max().unwrap_or(0);
         validate::enveloped_nesting(&e, depth).unwrap_or(e)

@@ -12,6 +12,7 @@ use super::capacity::{self, Report};
 use super::index_projection;
 use super::items::{check_placeholders, expr_err};
 use super::legacy;
+use super::multi_key::MAX_GSI_KEY_ELEMENTS;
 use super::util::{project, table_for_item_op};
 use super::Inner;
 use crate::api::*;
@@ -602,16 +603,23 @@ pub(super) fn query(inner: &Inner, input: QueryInput) -> Result<QueryOutput, Err
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
     )?;
+    let conditions_length = || Error::validation("Conditions can be of length 1 or 2 only");
     if let Some(kc) = &input.key_conditions {
         legacy::check_filter(Some(kc))?;
-        if kc.len() != 1 && kc.len() != 2 {
-            return Err(Error::validation("Conditions can be of length 1 or 2 only"));
+        // A multi-attribute GSI key takes one condition per key attribute: an index's key is
+        // checked once the index is known.
+        let most = if input.index_name.is_some() { MAX_GSI_KEY_ELEMENTS } else { 2 };
+        if kc.is_empty() || kc.len() > most {
+            return Err(conditions_length());
         }
     }
     check_syntax(&input)?;
     let consistent = input.consistent_read == Some(true);
     let target = target(inner, input.table_name.as_deref(), input.index_name.as_deref(), consistent)?;
     let order = target.order_key().clone();
+    if input.key_conditions.as_ref().is_some_and(|kc| kc.len() > 2 && order.attrs().count() <= 2) {
+        return Err(conditions_length());
+    }
     let mut params =
         Params::new(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
     let kc = match &input.key_condition_expression {

@@ -83,6 +83,7 @@ pub(super) fn precheck(item: &TransactWriteItem) -> Result<(), Error> {
     super::legacy::check_mixing(&[], &exprs, names.is_some(), values.is_some())?;
     check_placeholders(names.as_ref(), values.as_ref())?;
     if let Some(it) = item.put.as_ref().and_then(|p| p.item.as_ref()) {
+        validate::check_item_names(it.keys())?;
         validate::check_values(it.values())?;
     }
     let mut params = Params::new(names.as_ref(), values.as_ref());
