@@ -25,7 +25,10 @@ mod table;
 mod validate;
 
 pub use api::*;
-pub use engine::{read_budget_exceeded, within_read_budget, Engine, InFlightHook};
+pub use engine::{
+    read_budget_exceeded, within_read_budget, DirectoryStore, Engine, InFlightHook, ObjectStore,
+    ObjectStoreError,
+};
 pub use error::{Error, ErrorKind};
 pub use storage::{
     defer_sync, KeyRange, Keyspace, MemoryStorage, PendingSync, Storage, StorageError, SyncWaiter,
