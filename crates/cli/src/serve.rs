@@ -49,6 +49,11 @@ pub struct ServeArgs {
     /// system's temporary directory.
     #[arg(long, value_name = "DIR", env = "MONOTABLE_BUCKET_DIR")]
     bucket_dir: Option<PathBuf>,
+    /// A real S3 API for ExportTableToPointInTime and ImportTable instead of --bucket-dir: the
+    /// URL of an S3-compatible server (path-style addressing), or `aws` for Amazon S3. Region
+    /// and keys come from the AWS SDK's chain (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_PROFILE, ...).
+    #[arg(long, value_name = "URL|aws", env = "MONOTABLE_S3_ENDPOINT", conflicts_with = "bucket_dir")]
+    s3_endpoint: Option<String>,
     /// Authentication mode.
     #[arg(long, value_enum, default_value_t = AuthMode::Accept)]
     auth: AuthMode,
@@ -113,6 +118,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         b
     };
     let runtime = builder.enable_all().build().context("could not start the async runtime")?;
+    if let Some(endpoint) = &args.s3_endpoint {
+        let store = crate::s3::store(endpoint, &runtime)?;
+        tracing::info!(?store, "exports and imports use S3");
+        engine.set_object_store(std::sync::Arc::new(store));
+    }
     let sweeper = TtlSweeper::new(engine.clone()).spawn();
     let result = runtime.block_on(serve(args.host, args.port, engine, storage_note, auth, console));
     drop(sweeper);
