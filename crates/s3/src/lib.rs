@@ -181,3 +181,56 @@ impl ObjectStore for S3Store {
 fn read_text(response: &mut ureq::http::Response<ureq::Body>) -> String {
     response.body_mut().with_config().limit(64 << 20).read_to_string().unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn keys() -> KeySource {
+        Arc::new(|| {
+            Ok(Keys {
+                access_key_id: "id".into(),
+                secret_access_key: "secret".into(),
+                session_token: None,
+                expires: None,
+            })
+        })
+    }
+
+    #[test]
+    fn an_https_server_that_does_not_speak_tls_fails_the_call_not_the_process() {
+        // The handshake runs through the rustls provider `tls.rs` configures; without one,
+        // ureq panics here instead of failing the call.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = std::thread::spawn(move || {
+            let (mut socket, _) = listener.accept().unwrap();
+            let mut hello = [0u8; 5];
+            let _ = socket.read(&mut hello);
+            let _ = socket.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n");
+        });
+        let store = S3Store::compatible(&format!("https://127.0.0.1:{port}"), "us-east-1", keys()).unwrap();
+        match store.bucket_exists("bucket") {
+            Err(ObjectStoreError::Failed(message)) => {
+                assert!(message.starts_with("S3 HeadBucket: "), "{message}")
+            }
+            other => panic!("expected a failed call, got {other:?}"),
+        }
+        server.join().unwrap();
+    }
+
+    #[test]
+    fn an_endpoint_must_be_an_http_url_with_a_host() {
+        for endpoint in ["ftp://127.0.0.1", "127.0.0.1:9000", "http://"] {
+            assert_eq!(
+                S3Store::compatible(endpoint, "us-east-1", keys()).unwrap_err(),
+                ConfigError::Endpoint(endpoint.into())
+            );
+        }
+        assert!(S3Store::compatible("http://127.0.0.1:9000", "us-east-1", keys()).is_ok());
+        assert!(S3Store::aws("eu-west-1", keys()).is_ok());
+    }
+}
