@@ -19,6 +19,7 @@ mod endpoint;
 mod export;
 mod import;
 mod output;
+mod s3;
 mod serve;
 mod transfer;
 

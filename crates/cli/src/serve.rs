@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use monotable_engine::{Engine, Location, Storage};
+use monotable_engine::{Engine, Location, ObjectStore, Storage};
 use monotable_server::{Auth, Credentials, Mount, Service};
 use monotable_store::{SweeperHandle, SyncPolicy, TtlSweeper};
 use tokio::net::TcpListener;
@@ -53,6 +53,11 @@ pub struct ServeArgs {
     /// system's temporary directory.
     #[arg(long, value_name = "DIR", env = "MONOTABLE_BUCKET_DIR")]
     bucket_dir: Option<PathBuf>,
+    /// A real S3 API for ExportTableToPointInTime and ImportTable instead of --bucket-dir: the
+    /// URL of an S3-compatible server (path-style addressing), or `aws` for Amazon S3. Region
+    /// and keys come from the AWS SDK's chain (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_PROFILE, ...).
+    #[arg(long, value_name = "URL|aws", env = "MONOTABLE_S3_ENDPOINT", conflicts_with = "bucket_dir")]
+    s3_endpoint: Option<String>,
     /// Authentication mode.
     #[arg(long, value_enum, default_value_t = AuthMode::Accept)]
     auth: AuthMode,
@@ -106,28 +111,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Auth::Verify(credentials)
         }
     };
-    let home = Location::region(match args.region.clone() {
-        Some(region) => region,
-        None => default_region()?,
-    });
-    // `--in-memory` is the default; clap only uses it to refuse `--data-dir` alongside it.
-    let (store, storage_note) = match &args.data_dir {
-        None => (None, "in memory".to_string()),
-        Some(dir) => {
-            let (store, note) = open_durable(dir, &args.sync)?;
-            (Some(store), note)
-        }
-    };
-    let locations = Locations { store, bucket_dir: args.bucket_dir.clone(), sweepers: Default::default() };
-    let engine = locations.open(&home).map_err(anyhow::Error::msg)?;
-    let storage_note = match args.shared_db {
-        true => {
-            format!("{storage_note}; one database for every region: the tables of {}", home.region_name())
-        }
-        false => format!("{storage_note}; tables per region, {} first", home.region_name()),
-    };
-    let design = args.design.as_deref().map(crate::console::read_design).transpose()?;
-    let console = crate::console::mount(args.console, &args.host, &engine, &auth, design);
     let workers = args.workers.map_or_else(default_workers, usize::from);
     // One worker is tokio's current-thread scheduler: the same one thread serving, without the
     // work-stealing scheduler's bookkeeping (2% fewer instructions per GetItem). Blocking-pool
@@ -140,6 +123,39 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         b
     };
     let runtime = builder.enable_all().build().context("could not start the async runtime")?;
+    // The region the AWS SDKs would configure a client here with (environment, then profile,
+    // then `us-east-1`), so that the console shows the tables such a client writes.
+    let home = Location::region(match args.region.clone() {
+        Some(region) => region,
+        None => runtime.block_on(crate::endpoint::local_region()).to_string(),
+    });
+    // `--in-memory` is the default; clap only uses it to refuse `--data-dir` alongside it.
+    let (store, storage_note) = match &args.data_dir {
+        None => (None, "in memory".to_string()),
+        Some(dir) => {
+            let (store, note) = open_durable(dir, &args.sync)?;
+            (Some(store), note)
+        }
+    };
+    let objects: Option<Arc<dyn ObjectStore>> = match &args.s3_endpoint {
+        Some(endpoint) => {
+            let s3 = crate::s3::store(endpoint, &runtime)?;
+            tracing::info!(store = ?s3, "exports and imports use S3");
+            Some(Arc::new(s3))
+        }
+        None => None,
+    };
+    let locations =
+        Locations { store, bucket_dir: args.bucket_dir.clone(), objects, sweepers: Default::default() };
+    let engine = locations.open(&home).map_err(anyhow::Error::msg)?;
+    let storage_note = match args.shared_db {
+        true => {
+            format!("{storage_note}; one database for every region: the tables of {}", home.region_name())
+        }
+        false => format!("{storage_note}; tables per region, {} first", home.region_name()),
+    };
+    let design = args.design.as_deref().map(crate::console::read_design).transpose()?;
+    let console = crate::console::mount(args.console, &args.host, &engine, &auth, design);
     let service = match args.shared_db {
         true => Service::new(engine),
         false => {
@@ -152,19 +168,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     runtime.block_on(serve(args.host, args.port, service, storage_note, auth, console, banner_region))
 }
 
-/// The region the AWS SDKs would configure a client here with (environment, then profile,
-/// then `us-east-1`), so that the console shows the tables such a client writes.
-fn default_region() -> anyhow::Result<String> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    Ok(runtime.block_on(crate::endpoint::local_region()).to_string())
-}
-
 /// Opens the engine of each location a request is signed for: in memory, or in the one data
 /// directory (whose bare names are the default location's, docs/STORAGE.md), each with its
-/// bucket directory and TTL sweeper.
+/// bucket directory or S3 store and TTL sweeper.
 struct Locations {
     store: Option<Arc<dyn Storage>>,
     bucket_dir: Option<PathBuf>,
+    /// `--s3-endpoint`'s store, shared by every location (an S3 bucket is global).
+    objects: Option<Arc<dyn ObjectStore>>,
     /// Stopped when the last engine goes, with the service.
     sweepers: std::sync::Mutex<Vec<SweeperHandle>>,
 }
@@ -178,6 +189,9 @@ impl Locations {
         };
         if let Some(dir) = &self.bucket_dir {
             engine.set_bucket_root(dir);
+        }
+        if let Some(objects) = &self.objects {
+            engine.set_object_store(Arc::clone(objects));
         }
         self.sweepers
             .lock()

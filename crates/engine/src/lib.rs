@@ -29,7 +29,10 @@ mod table;
 mod validate;
 
 pub use api::*;
-pub use engine::{read_budget_exceeded, within_read_budget, Engine, InFlightHook};
+pub use engine::{
+    read_budget_exceeded, within_read_budget, DirectoryStore, Engine, InFlightHook, ObjectStore,
+    ObjectStoreError,
+};
 pub use error::{Error, ErrorKind};
 pub use location::{Location, DEFAULT_ACCOUNT, DEFAULT_REGION};
 pub use storage::{

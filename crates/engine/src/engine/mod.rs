@@ -40,6 +40,7 @@ use parking_lot::{Mutex, RwLock};
 pub(crate) use arn::{arn_table_name, table_name_of};
 pub use in_flight::InFlightHook;
 pub use read_budget::{read_budget_exceeded, within_read_budget};
+pub use transfer::{DirectoryStore, ObjectStore, ObjectStoreError};
 
 use crate::api::*;
 use crate::storage::{MemoryStorage, Namespaced, Storage};
@@ -125,12 +126,13 @@ impl Engine {
     /// ImportTable is its subdirectory `b`, which must exist. The default is
     /// `monotable-buckets` in the system's temporary directory.
     pub fn set_bucket_root(&self, root: impl Into<std::path::PathBuf>) {
-        self.inner.transfers.set_root(root.into());
+        self.set_object_store(std::sync::Arc::new(transfer::DirectoryStore::new(root)));
     }
 
-    /// The directory that stands in for S3 (see [`Engine::set_bucket_root`]).
-    pub fn bucket_root(&self) -> std::path::PathBuf {
-        self.inner.transfers.root()
+    /// Sets where ExportTableToPointInTime writes and ImportTable reads (a real S3 API, say;
+    /// see [`transfer::ObjectStore`]). Replaces any [`Engine::set_bucket_root`].
+    pub fn set_object_store(&self, store: std::sync::Arc<dyn ObjectStore>) {
+        self.inner.transfers.set_store(store);
     }
 
     /// The account and region of this engine's tables.

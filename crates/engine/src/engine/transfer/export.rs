@@ -14,7 +14,6 @@
 //! ListExports summaries carry ExportArn, ExportStatus and ExportType).
 
 use std::io::Write;
-use std::path::Path;
 
 use base64::Engine as _;
 use flate2::write::GzEncoder;
@@ -22,7 +21,7 @@ use flate2::Compression;
 use monotable_types::{item_size, Item};
 use serde::Serialize;
 
-use super::bucket::{bucket_dir, iso8601, key_path, NO_SUCH_BUCKET};
+use super::bucket::{iso8601, ObjectStore, ObjectStoreError, NO_SUCH_BUCKET};
 use super::{job_id, page};
 use crate::api::*;
 use crate::engine::util::{lookup, now_epoch};
@@ -79,8 +78,12 @@ fn is_bucket_name(name: &str) -> bool {
     }
 }
 
-fn io_failure(e: std::io::Error) -> (String, String) {
-    ("UNKNOWN".to_owned(), e.to_string())
+/// An export's FailureCode and FailureMessage for a store call that failed.
+fn store_failure(e: ObjectStoreError) -> (String, String) {
+    match e {
+        ObjectStoreError::NoSuchBucket => (NO_SUCH_BUCKET.0.to_owned(), NO_SUCH_BUCKET.1.to_owned()),
+        ObjectStoreError::Failed(message) => ("UNKNOWN".to_owned(), message),
+    }
 }
 
 pub(in crate::engine) fn export_table_to_point_in_time(
@@ -160,10 +163,12 @@ pub(in crate::engine) fn export_table_to_point_in_time(
         export_type: Some(export_type),
         ..ExportDescription::default()
     };
-    let root = inner.transfers.root();
-    let written = match bucket_dir(&root, input.s3_bucket.as_deref().unwrap_or_default()) {
-        None => Err((NO_SUCH_BUCKET.0.to_owned(), NO_SUCH_BUCKET.1.to_owned())),
-        Some(bucket) => write_export(inner, &table.name, &bucket, &base, &mut description),
+    let store = inner.transfers.store();
+    let bucket = input.s3_bucket.as_deref().unwrap_or_default();
+    let written = match store.bucket_exists(bucket) {
+        Ok(false) => Err(store_failure(ObjectStoreError::NoSuchBucket)),
+        Ok(true) => write_export(inner, &table.name, store.as_ref(), bucket, &base, &mut description),
+        Err(e) => Err(store_failure(e)),
     };
     if let Err((code, message)) = written {
         description.export_status = Some("FAILED".into());
@@ -179,19 +184,17 @@ pub(in crate::engine) fn export_table_to_point_in_time(
 fn write_export(
     inner: &Inner,
     table: &str,
-    bucket: &Path,
+    store: &dyn ObjectStore,
+    bucket: &str,
     base: &str,
     d: &mut ExportDescription,
 ) -> Result<(), (String, String)> {
-    let refused =
-        || ("UNKNOWN".to_owned(), format!("The S3 key {base} does not name a path inside the bucket"));
-    let dir = key_path(bucket, base).ok_or_else(refused)?;
-    std::fs::create_dir_all(dir.join("data")).map_err(io_failure)?;
-    std::fs::write(dir.join("_started"), b"").map_err(io_failure)?;
+    let put = |key: String, body: Vec<u8>| store.put_object(bucket, &key, body).map_err(store_failure);
+    put(format!("{base}/_started"), Vec::new())?;
     let data_key = format!("{base}/data/{}.json.gz", uuid::Uuid::new_v4().simple());
     let (gz, items, bytes) = data_file(inner, table).map_err(|e| ("UNKNOWN".to_owned(), e.message))?;
-    std::fs::write(key_path(bucket, &data_key).ok_or_else(refused)?, &gz).map_err(io_failure)?;
     let digest = md5::compute(&gz);
+    put(data_key.clone(), gz)?;
     let manifest_files_key = format!("{base}/manifest-files.json");
     let mut files = serde_json::to_vec(&ManifestFile {
         item_count: items,
@@ -201,7 +204,7 @@ fn write_export(
     })
     .map_err(|e| ("UNKNOWN".to_owned(), e.to_string()))?;
     files.push(b'\n');
-    std::fs::write(dir.join("manifest-files.json"), files).map_err(io_failure)?;
+    put(manifest_files_key.clone(), files)?;
     d.item_count = Some(items);
     d.billed_size_bytes = Some(bytes);
     d.export_manifest = Some(format!("{base}/manifest-summary.json"));
@@ -225,7 +228,7 @@ fn write_export(
         export_type: "FULL_EXPORT",
     };
     let summary = serde_json::to_vec(&summary).map_err(|e| ("UNKNOWN".to_owned(), e.to_string()))?;
-    std::fs::write(dir.join("manifest-summary.json"), summary).map_err(io_failure)?;
+    put(format!("{base}/manifest-summary.json"), summary)?;
     Ok(())
 }
 

@@ -4,8 +4,11 @@
 //! errors, synchronously), then reads every object of the bucket whose key starts with
 //! `S3KeyPrefix`, in key order, as a stream of DynamoDB JSON documents `{"Item": {...}}`
 //! (newlines between them are optional), and puts each item. An item that is not valid for
-//! the table is counted in `ErrorCount` and skipped; an import with errors ends `FAILED` with
-//! the good items in the table.
+//! the table is counted in `ErrorCount` and skipped, as is an object that cannot be read or
+//! decompressed; text that is not JSON counts one error and ends its object (developer guide
+//! "Import format quotas and validation": each error is counted, and the rest of a malformed
+//! object may be skipped). An import with errors ends `FAILED` with the good items in the
+//! table and the first error as `FailureMessage`.
 //!
 //! Sources: moto's AWS-verified tests/test_dynamodb/test_dynamodb_import_table.py (missing
 //! bucket: FAILED with S3NoSuchBucket and no table; CreateTable validation applies; an empty
@@ -18,13 +21,12 @@
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 use monotable_types::{AttributeType, Item};
 use serde::Deserialize;
 
-use super::bucket::{bucket_dir, key_path, list_keys, NO_SUCH_BUCKET};
+use super::bucket::{ObjectStore, ObjectStoreError, NO_SUCH_BUCKET};
 use super::csv;
 use super::{job_id, page};
 use crate::api::*;
@@ -147,17 +149,29 @@ pub(in crate::engine) fn import_table(
         ..ImportTableDescription::default()
     };
     let name = table.table_name.clone().unwrap_or_default();
-    match bucket_dir(&inner.transfers.root(), source.s3_bucket.as_deref().unwrap_or_default()) {
-        None => {
+    let store = inner.transfers.store();
+    let bucket = source.s3_bucket.clone().unwrap_or_default();
+    let prefix = source.s3_key_prefix.clone().unwrap_or_default();
+    // Listing first finds a missing bucket before any item is written.
+    let listed = match store.bucket_exists(&bucket) {
+        Ok(true) => store.list_keys(&bucket, &prefix),
+        Ok(false) => Err(ObjectStoreError::NoSuchBucket),
+        Err(e) => Err(e),
+    };
+    match listed {
+        Err(e) => {
             // The table exists only if the import could start (moto: "table_name not in
             // list_tables" after a missing bucket).
             crate::engine::control::delete_table(inner, DeleteTableInput { table_name: Some(name) })?;
             d.import_status = Some("FAILED".into());
-            d.failure_code = Some(NO_SUCH_BUCKET.0.into());
-            d.failure_message = Some(NO_SUCH_BUCKET.1.into());
+            let (code, message) = match e {
+                ObjectStoreError::NoSuchBucket => (NO_SUCH_BUCKET.0.to_owned(), NO_SUCH_BUCKET.1.to_owned()),
+                ObjectStoreError::Failed(message) => ("UNKNOWN".to_owned(), message),
+            };
+            d.failure_code = Some(code);
+            d.failure_message = Some(message);
         }
-        Some(bucket) => {
-            let prefix = source.s3_key_prefix.clone().unwrap_or_default();
+        Ok(keys) => {
             let types: HashMap<String, AttributeType> = table
                 .attribute_definitions
                 .iter()
@@ -166,8 +180,8 @@ pub(in crate::engine) fn import_table(
                     Some((a.attribute_name.clone()?, AttributeType::parse(a.attribute_type.as_deref()?)?))
                 })
                 .collect();
-            let counts =
-                read_objects(inner, &name, &bucket, &prefix, compression == "GZIP", &reading, &types)?;
+            let source = Source { store: store.as_ref(), bucket: &bucket, keys: &keys };
+            let counts = read_objects(inner, &name, &source, compression == "GZIP", &reading, &types)?;
             d.processed_item_count = Some(counts.processed);
             d.imported_item_count = Some(counts.imported);
             d.error_count = Some(counts.errors);
@@ -183,21 +197,32 @@ pub(in crate::engine) fn import_table(
     Ok(ImportTableOutput { import_table_description: Some(d) })
 }
 
-/// Reads and imports every object under `prefix`.
+/// The objects an import reads.
+struct Source<'a> {
+    store: &'a dyn ObjectStore,
+    bucket: &'a str,
+    keys: &'a [String],
+}
+
+/// Reads and imports every object of `source`. An object that cannot be read, or is not
+/// GZIP when it should be, is one error and the import goes on with the next object.
 fn read_objects(
     inner: &Inner,
     table: &str,
-    bucket: &Path,
-    prefix: &str,
+    source: &Source<'_>,
     gzip: bool,
     format: &Format,
     types: &HashMap<String, AttributeType>,
 ) -> Result<Counts, Error> {
-    let io = |e: std::io::Error| Error::internal(format!("reading the bucket: {e}"));
     let mut counts = Counts::default();
-    for key in list_keys(bucket, prefix).map_err(io)? {
-        let Some(path) = key_path(bucket, &key) else { continue };
-        let raw = std::fs::read(&path).map_err(io)?;
+    for key in source.keys {
+        let raw = match source.store.get_object(source.bucket, key) {
+            Ok(raw) => raw,
+            Err(e) => {
+                counts.error(format!("{key}: {e}"));
+                continue;
+            }
+        };
         counts.bytes += raw.len() as i64;
         let text = if gzip {
             let mut text = Vec::new();

@@ -1,10 +1,11 @@
-//! Exports to and imports from S3, with a local directory standing in for each bucket.
-//!
-//! A bucket named `b` is the directory `<bucket root>/b` (the root is
+//! Exports to and imports from S3 through an [`ObjectStore`] (`bucket.rs`): by default a
+//! [`DirectoryStore`] whose bucket `b` is the directory `<bucket root>/b` (the root is
 //! [`crate::Engine::set_bucket_root`], by default `monotable-buckets` in the system's temporary
-//! directory); an S3 key is a path below it, `/` separating directories. A bucket that does
-//! not exist fails an export or import the way a missing S3 bucket does: the request is
-//! accepted and the job ends `FAILED` with `S3NoSuchBucket`.
+//! directory), or any store given to [`crate::Engine::set_object_store`] (`monotable serve
+//! --s3-endpoint` gives an S3 client from the `monotable-s3` crate). This module does no
+//! network I/O itself. A bucket that does not exist fails an export or import the way a
+//! missing S3 bucket does: the request is accepted and the job ends `FAILED` with
+//! `S3NoSuchBucket`.
 //!
 //! Jobs run to completion inside the request, so the response already says `COMPLETED` (or
 //! `FAILED`); DynamoDB answers `IN_PROGRESS` and finishes later. The job list lives in memory
@@ -16,19 +17,20 @@ mod csv;
 mod export;
 mod import;
 
-use std::path::PathBuf;
+use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 
 use crate::api::{ExportDescription, ImportTableDescription};
 use crate::{Error, ErrorKind};
 
+pub use bucket::{DirectoryStore, ObjectStore, ObjectStoreError};
 pub(super) use export::{describe_export, export_table_to_point_in_time, list_exports};
 pub(super) use import::{describe_import, import_table, list_imports};
 
 /// The engine's exports and imports and where its buckets are.
 pub(crate) struct Transfers {
-    root: RwLock<PathBuf>,
+    store: RwLock<Arc<dyn ObjectStore>>,
     exports: Mutex<Vec<ExportDescription>>,
     imports: Mutex<Vec<ImportTableDescription>>,
 }
@@ -36,7 +38,7 @@ pub(crate) struct Transfers {
 impl Default for Transfers {
     fn default() -> Transfers {
         Transfers {
-            root: RwLock::new(std::env::temp_dir().join("monotable-buckets")),
+            store: RwLock::new(Arc::new(DirectoryStore::new(std::env::temp_dir().join("monotable-buckets")))),
             exports: Mutex::new(Vec::new()),
             imports: Mutex::new(Vec::new()),
         }
@@ -44,14 +46,14 @@ impl Default for Transfers {
 }
 
 impl Transfers {
-    /// Sets the directory that holds one directory per bucket.
-    pub fn set_root(&self, root: PathBuf) {
-        *self.root.write() = root;
+    /// Sets where the buckets are; jobs already running keep the store they started with.
+    pub fn set_store(&self, store: Arc<dyn ObjectStore>) {
+        *self.store.write() = store;
     }
 
-    /// The directory that holds one directory per bucket.
-    pub fn root(&self) -> PathBuf {
-        self.root.read().clone()
+    /// Where the buckets are.
+    pub fn store(&self) -> Arc<dyn ObjectStore> {
+        self.store.read().clone()
     }
 }
 
