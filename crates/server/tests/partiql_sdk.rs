@@ -682,6 +682,46 @@ async fn transactions_are_atomic_idempotent_and_report_reasons(client: &Client) 
     assert!(e.message().unwrap().contains("Member must have length less than or equal to 100"), "{e:?}");
 }
 
+// Source: PartiQL names a path in a SELECT list by its last step (the implicit alias of the
+// PartiQL specification's SELECT clause; partiql/partiql-scribe's test output
+// src/test/resources/outputs/spark/basics/select.sql, `select-05`, spells `SELECT T.d.e` as
+// `SELECT T.d.e AS e`), so a nested path's value is a top-level attribute of the result, for
+// ExecuteStatement (GetItem, Query and Scan plans), BatchExecuteStatement and
+// ExecuteTransaction alike. No recording of DynamoDB was found for a path ending in a list
+// index; such a path keeps the projection's nesting (see the engine's partiql/result_names.rs).
+async fn select_of_a_nested_path_names_the_result_by_its_last_step(client: &Client) {
+    let map = |pairs: &[(&str, AttributeValue)]| {
+        AttributeValue::M(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+    };
+    let nested = map(&[("deep", s("down")), ("n", n(3))]);
+    let item: Item = HashMap::from([
+        ("Artist".into(), s("n1")),
+        ("SongTitle".into(), s("x")),
+        ("label".into(), s("top")),
+        ("m".into(), map(&[("nested", nested.clone()), ("other", s("from m"))])),
+        ("q".into(), map(&[("other", s("from q"))])),
+    ]);
+    client.put_item().table_name("music").set_item(Some(item)).send().await.expect("put");
+    let only_nested: Item = HashMap::from([("nested".into(), nested.clone())]);
+
+    let get = r#"SELECT m.nested FROM music WHERE Artist = 'n1' AND SongTitle = 'x'"#;
+    let (items, _) = statement(client, get, vec![]).await;
+    assert_eq!(items, vec![only_nested.clone()], "GetItem plan");
+    let query = r#"SELECT Artist, m.nested.deep, m.gone FROM music WHERE Artist = 'n1'"#;
+    let (items, _) = statement(client, query, vec![]).await;
+    let expected: Item = HashMap::from([("Artist".into(), s("n1")), ("deep".into(), s("down"))]);
+    assert_eq!(items, vec![expected], "Query plan: a top-level name alongside, a missing path absent");
+    let scan = r#"SELECT m.other, q.other FROM music WHERE label = 'top'"#;
+    let (items, _) = statement(client, scan, vec![]).await;
+    let expected: Item = HashMap::from([("other".into(), s("from q"))]);
+    assert_eq!(items, vec![expected], "Scan plan: of two paths with one last name the later wins");
+
+    let out = client.batch_execute_statement().statements(batch_read(get)).send().await.unwrap();
+    assert_eq!(out.responses()[0].item(), Some(&only_nested), "BatchExecuteStatement");
+    let out = client.execute_transaction().transact_statements(tx(get)).send().await.unwrap();
+    assert_eq!(out.responses()[0].item(), Some(&only_nested), "ExecuteTransaction");
+}
+
 async fn scenario(client: &Client) {
     setup(client).await;
     select_with_the_whole_key_reads_like_get_item(client).await;
@@ -697,6 +737,7 @@ async fn scenario(client: &Client) {
     malformed_statements_are_validation_errors(client).await;
     batches_run_statements_one_by_one_with_errors_in_responses(client).await;
     transactions_are_atomic_idempotent_and_report_reasons(client).await;
+    select_of_a_nested_path_names_the_result_by_its_last_step(client).await;
 }
 
 #[tokio::test]

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use monotable_partiql::ast::Statement;
+
 use super::execute_statement::run;
 use super::plan::{mandatory_key_equality, plan, Options, Plan};
 use crate::api::*;
@@ -81,7 +83,7 @@ pub(in crate::engine) fn batch_execute_statement(
     let mut c = Constraints::default();
     let statements = super::statement_list(&mut c, input.statements, "statements", MAX_STATEMENTS);
     c.finish()?;
-    let planned: Vec<Result<Plan, Error>> = statements
+    let planned: Vec<Result<(Statement, Plan), Error>> = statements
         .iter()
         .map(|s| {
             let options = Options {
@@ -91,10 +93,10 @@ pub(in crate::engine) fn batch_execute_statement(
                 ..Options::default()
             };
             let params = s.parameters.clone().unwrap_or_default();
-            plan(inner, s.statement.as_deref().unwrap_or_default(), &params, &options).map(|(_, p)| p)
+            plan(inner, s.statement.as_deref().unwrap_or_default(), &params, &options)
         })
         .collect();
-    let reads = planned.iter().flatten().filter(|p| p.is_read()).count();
+    let reads = planned.iter().flatten().filter(|(_, p)| p.is_read()).count();
     let writes = planned.iter().flatten().count() - reads;
     if reads > 0 && writes > 0 {
         // Source: dynoxide-rs 3.2 src/actions/batch_execute_statement.rs (DynamoDB's text).
@@ -105,10 +107,10 @@ pub(in crate::engine) fn batch_execute_statement(
     let mut totals = BTreeMap::new();
     let mut responses = Vec::with_capacity(planned.len());
     for p in planned {
-        let table = p.as_ref().ok().and_then(table_of);
-        let outcome = p.and_then(|p| match p {
+        let table = p.as_ref().ok().and_then(|(_, p)| table_of(p));
+        let outcome = p.and_then(|(statement, p)| match p {
             Plan::Query(_) | Plan::Scan(_) => Err(mandatory_key_equality()),
-            p => run(inner, p),
+            p => run(inner, &statement, p),
         });
         responses.push(match outcome {
             Ok(out) => {

@@ -2,7 +2,10 @@
 
 use base64::Engine as _;
 
+use monotable_partiql::ast::Statement;
+
 use super::plan::{plan, Options, Plan};
+use super::result_names::name_by_last_step;
 use crate::api::*;
 use crate::engine::{items, read, Inner};
 use crate::validate::Constraints;
@@ -64,25 +67,31 @@ pub(in crate::engine) fn execute_statement(
         return_consumed_capacity: input.return_consumed_capacity,
         on_condition_failure: input.return_values_on_condition_check_failure,
     };
-    let (_, planned) = plan(inner, &statement, &params, &options)?;
+    let (parsed, planned) = plan(inner, &statement, &params, &options)?;
     if options.start_key.is_some() && !planned.is_read() {
         return Err(Error::validation("NextToken is only valid on a SELECT statement"));
     }
-    let mut out = run(inner, planned)?;
+    let mut out = run(inner, &parsed, planned)?;
     out.next_token = out.last_evaluated_key.clone().map(|k| next_token(k, bound));
     Ok(out)
 }
 
-/// Runs a planned statement and shapes its answer.
-pub(super) fn run(inner: &Inner, planned: Plan) -> Result<ExecuteStatementOutput, Error> {
+/// Runs a planned statement and shapes its answer: a SELECT's items name their attributes
+/// as its select list does (`result_names`).
+pub(super) fn run(
+    inner: &Inner,
+    statement: &Statement,
+    planned: Plan,
+) -> Result<ExecuteStatementOutput, Error> {
+    let named = |item| name_by_last_step(statement, item);
     let page = |items: Option<Vec<SharedItem>>, last: Option<Key>, capacity| ExecuteStatementOutput {
-        items: Some(items.unwrap_or_default()),
+        items: Some(items.unwrap_or_default().into_iter().map(named).collect()),
         next_token: None,
         last_evaluated_key: last,
         consumed_capacity: capacity,
     };
     let returned = |attributes: Option<SharedItem>, capacity| ExecuteStatementOutput {
-        items: Some(attributes.into_iter().collect()),
+        items: Some(attributes.into_iter().map(named).collect()),
         consumed_capacity: capacity,
         ..ExecuteStatementOutput::default()
     };

@@ -7,6 +7,7 @@ use monotable_partiql::ast::Statement;
 
 use super::batch_execute_statement::add_capacity;
 use super::plan::{mandatory_key_equality, plan, Options, Plan};
+use super::result_names::name_by_last_step;
 use crate::api::*;
 use crate::engine::{transact, transact_get, Inner};
 use crate::validate::Constraints;
@@ -48,7 +49,8 @@ pub(in crate::engine) fn execute_transaction(
     }
     if reads > 0 {
         let mut gets = Vec::with_capacity(planned.len());
-        for (_, p) in planned {
+        let mut selects = Vec::with_capacity(planned.len());
+        for (statement, p) in planned {
             let Plan::Get(g) = p else { return Err(mandatory_key_equality()) };
             gets.push(TransactGetItem {
                 get: Some(Get {
@@ -58,6 +60,7 @@ pub(in crate::engine) fn execute_transaction(
                     expression_attribute_names: g.expression_attribute_names,
                 }),
             });
+            selects.push(statement);
         }
         let out = transact_get::transact_get_items(
             inner,
@@ -66,10 +69,13 @@ pub(in crate::engine) fn execute_transaction(
                 return_consumed_capacity: input.return_consumed_capacity,
             },
         )?;
-        return Ok(ExecuteTransactionOutput {
-            responses: out.responses,
-            consumed_capacity: out.consumed_capacity,
+        // Responses line up with the statements, one each.
+        let responses = out.responses.map(|responses| {
+            (responses.into_iter().zip(&selects))
+                .map(|(r, statement)| ItemResponse { item: r.item.map(|i| name_by_last_step(statement, i)) })
+                .collect()
         });
+        return Ok(ExecuteTransactionOutput { responses, consumed_capacity: out.consumed_capacity });
     }
     let inserts: Vec<bool> = planned.iter().map(|(s, _)| matches!(s, Statement::Insert(_))).collect();
     let items = planned.into_iter().map(|(_, p)| write_item(p)).collect();

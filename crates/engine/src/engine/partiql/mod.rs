@@ -12,6 +12,7 @@ mod execute_transaction;
 mod exprs;
 mod plan;
 mod query_each;
+mod result_names;
 
 pub(super) use batch_execute_statement::batch_execute_statement;
 pub(super) use execute_statement::execute_statement;
