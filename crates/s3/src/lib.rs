@@ -48,6 +48,7 @@ impl std::fmt::Debug for S3Store {
 
 /// Why an [`S3Store`] could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// The endpoint is not an `http://` or `https://` URL with a host.
     #[error("the S3 endpoint {0} is not an http:// or https:// URL with a host")]

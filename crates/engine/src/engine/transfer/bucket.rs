@@ -11,6 +11,7 @@ pub(super) const NO_SUCH_BUCKET: (&str, &str) = ("S3NoSuchBucket", "The specifie
 
 /// Why an [`ObjectStore`] call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ObjectStoreError {
     /// The bucket does not exist (S3's `NoSuchBucket`); the job fails with `S3NoSuchBucket`.
     #[error("The specified bucket does not exist")]
