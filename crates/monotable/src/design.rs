@@ -1,4 +1,4 @@
-//! The table's model as a design document (issue 13): [`Table::design`] returns what the
+//! The table's model as a design document: [`Table::design`] returns what the
 //! code declares, and [`assert_matches_file`] keeps a checked-in design file equal to it so
 //! code and design cannot drift (S22).
 
@@ -36,7 +36,7 @@ impl Table {
             .gsis
             .iter()
             .map(|g| {
-                // A multi-attribute key lists the fields' attributes (issue 17).
+                // A multi-attribute key lists the fields' attributes.
                 let (pk, sk) = match multi.get(g.as_str()) {
                     Some(m) => (
                         KeyAttrs(m.pk.iter().map(|f| f.attr.to_string()).collect()),

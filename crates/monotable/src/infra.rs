@@ -97,7 +97,7 @@ impl Table {
 
     /// Each declared GSI's KeySchema: `(attribute, type, key type)`, HASH elements first. A
     /// template index has `gsiNpk`/`gsiNsk` (S); a multi-attribute one the fields' own
-    /// attributes, up to four of each kind, in key order (issue 17).
+    /// attributes, up to four of each kind, in key order.
     fn gsi_keys(&self) -> Vec<(&str, Vec<KeyElement>)> {
         let conv = &self.inner.conv;
         let multi = self.multi_keys();

@@ -1,4 +1,4 @@
-//! Multi-attribute GSI keys (issue 17): an entity's index declared as lists of its typed
+//! Multi-attribute GSI keys: an entity's index declared as lists of its typed
 //! fields, `gsi1(pk = [org_id, status], sk = [created])`.
 //!
 //! DynamoDB (November 2025) lets a GSI's partition key and sort key each be "composed of up to

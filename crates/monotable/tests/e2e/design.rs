@@ -222,7 +222,7 @@ async fn s21_create_for_development_makes_a_usable_table_and_is_idempotent() {
     assert_eq!(repo.list(10, None).await.unwrap().items.len(), 1);
 }
 
-/// Access patterns declared on the entity (issue 13): defaults for the index, keys and scope.
+/// Access patterns declared on the entity: defaults for the index, keys and scope.
 #[derive(Debug, Clone, Serialize, Deserialize, Entity)]
 #[serde(rename_all = "camelCase")]
 #[entity(pk = "SHOP#{shop_id}", sk = "ORDER#{order_id}", tenant = shop_id,

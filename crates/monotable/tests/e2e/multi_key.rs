@@ -1,4 +1,4 @@
-//! Multi-attribute GSI keys (issue 17): an entity index declared as lists of its typed fields.
+//! Multi-attribute GSI keys: an entity index declared as lists of its typed fields.
 //!
 //! DynamoDB facts pinned here, from the developer guide's "Multi-attribute keys pattern"
 //! (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html):

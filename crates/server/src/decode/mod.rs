@@ -11,7 +11,7 @@
 //!   validation failures (see [`monotable_types::is_validation_message`]) are
 //!   `ValidationException`s.
 //! * A top-level `null` is a `SerializationException` without a message, like an empty body:
-//!   DynamoDB refuses a `null` request for every operation (issue #17, from test suites
+//!   DynamoDB refuses a `null` request for every operation (test suites
 //!   recorded against DynamoDB), although it ignores `null` members inside one.
 
 use serde::de::{DeserializeOwned, IgnoredAny};
