@@ -14,14 +14,7 @@ use aws_sdk_dynamodb::types::{
     KeyType, Projection, ProjectionType, ReturnValue, ScalarAttributeType,
 };
 use aws_sdk_dynamodb::Client;
-
-/// The `__type` and message of a failed call.
-fn failure<T: Debug, E: ProvideErrorMetadata + Debug, R: Debug>(
-    r: Result<T, SdkError<E, R>>,
-) -> (String, String) {
-    let e = r.expect_err("the call fails");
-    (e.code().unwrap_or_default().to_owned(), e.message().unwrap_or_default().to_owned())
-}
+use common::failure;
 
 /// Awaits each call and checks that it fails with ValidationException and its message,
 /// reporting every mismatch at once.

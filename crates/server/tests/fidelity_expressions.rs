@@ -1,22 +1,14 @@
 //! Expressions, legacy key conditions and PartiQL where monotable diverged from DynamoDB,
 //! through the real SDK on the in-process engine. Each case names its source.
 
-use std::fmt::Debug;
+mod common;
 
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, ComparisonOperator, Condition, GlobalSecondaryIndex,
     KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType,
 };
 use aws_sdk_dynamodb::Client;
-
-/// The `__type` and message of a failed call.
-fn failure<T: Debug, E: ProvideErrorMetadata + Debug, R: Debug>(
-    r: Result<T, SdkError<E, R>>,
-) -> (String, String) {
-    let e = r.expect_err("the call fails");
-    (e.code().unwrap_or_default().to_owned(), e.message().unwrap_or_default().to_owned())
-}
+use common::failure;
 
 fn s(v: &str) -> AttributeValue {
     AttributeValue::S(v.to_owned())

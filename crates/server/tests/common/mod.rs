@@ -254,3 +254,15 @@ pub fn handle_in_process(service: &Service, target: &str, body: &[u8]) -> (u16, 
     let response = service.handle(&parts, body);
     (response.status().as_u16(), response.body().to_vec())
 }
+
+/// The `__type` and message of a call that must fail.
+pub fn failure<T: std::fmt::Debug, E, R: std::fmt::Debug>(
+    r: Result<T, aws_sdk_dynamodb::error::SdkError<E, R>>,
+) -> (String, String)
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::fmt::Debug,
+{
+    use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+    let e = r.expect_err("the call fails");
+    (e.code().unwrap_or_default().to_owned(), e.message().unwrap_or_default().to_owned())
+}
