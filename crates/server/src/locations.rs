@@ -40,7 +40,15 @@ pub(crate) struct PerLocation {
     /// The engine of the service's own location, open from the start.
     pub home: Engine,
     open: Box<OpenEngine>,
-    others: RwLock<HashMap<Location, Engine>>,
+    /// The other open engines, by account and then region: keyed so that a request's borrowed
+    /// names find theirs without building a key.
+    others: RwLock<HashMap<String, HashMap<String, Engine>>>,
+}
+
+impl PerLocation {
+    fn find(others: &HashMap<String, HashMap<String, Engine>>, caller: Caller<'_>) -> Option<Engine> {
+        others.get(caller.account)?.get(caller.region).cloned()
+    }
 }
 
 impl Engines {
@@ -66,15 +74,16 @@ impl Engines {
         if caller.region == home.region_name() && caller.account == home.account() {
             return Ok(Cow::Borrowed(&p.home));
         }
-        let location = Location::new(caller.region, caller.account);
-        if let Some(engine) = p.others.read().get(&location) {
-            return Ok(Cow::Owned(engine.clone()));
+        if let Some(engine) = PerLocation::find(&p.others.read(), caller) {
+            return Ok(Cow::Owned(engine));
         }
         let mut others = p.others.write();
-        if let Some(engine) = others.get(&location) {
-            return Ok(Cow::Owned(engine.clone()));
+        if let Some(engine) = PerLocation::find(&others, caller) {
+            return Ok(Cow::Owned(engine));
         }
-        if others.len() + 1 >= MAX_LOCATIONS {
+        let location = Location::new(caller.region, caller.account);
+        let open: usize = others.values().map(HashMap::len).sum();
+        if open + 1 >= MAX_LOCATIONS {
             return Err(ServerError::Engine(monotable_engine::Error::new(
                 ErrorKind::LimitExceeded,
                 format!(
@@ -87,7 +96,7 @@ impl Engines {
         let engine = (p.open)(&location).map_err(|e| {
             ServerError::Internal(format!("The tables of {location} could not be opened: {e}"))
         })?;
-        others.insert(location, engine.clone());
+        others.entry(caller.account.to_owned()).or_default().insert(caller.region.to_owned(), engine.clone());
         Ok(Cow::Owned(engine))
     }
 }
