@@ -2,7 +2,7 @@
 //! shape in a loop for the whole measured phase while the workload's connections measure as
 //! usual, so the report shows what a heavy or hostile client costs everyone else.
 //!
-//! The shapes are the ones that once stalled `monotable serve` for seconds (issue #18):
+//! The shapes are the ones that once stalled `monotable serve` for seconds:
 //! well-formed bodies far below DynamoDB's 16 MB request limit whose handling was quadratic.
 //! Some are valid requests (a large set, a wide item), some are refused by validation after
 //! the whole body has been read (unused placeholders); both count, since a server spends its

@@ -199,7 +199,7 @@ async fn malformed_authorization_is_incomplete_signature() {
 
 #[tokio::test]
 async fn a_null_body_is_refused_for_every_operation() {
-    // DynamoDB refuses a `null` request body whatever the operation (issue #17, recorded
+    // DynamoDB refuses a `null` request body whatever the operation (recorded
     // against DynamoDB); it is a SerializationException without a message, like an empty body.
     let server = server().await;
     for op in monotable_server::Operation::ALL {

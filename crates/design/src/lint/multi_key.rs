@@ -1,6 +1,6 @@
 //! Multi-attribute GSI keys (DynamoDB, November 2025): MT008 for their limits, MT010 for
 //! entities whose templates cannot fill them, MT011 for a single-attribute GSI key that only
-//! concatenates fields and would be better as one (issue 17).
+//! concatenates fields and would be better as one.
 //!
 //! A GSI's partition key and sort key may each be up to four attributes; base tables and LSIs
 //! keep one of each ("Multi-attribute keys", DynamoDB developer guide,
