@@ -20,6 +20,7 @@ use crate::assets::{asset, INDEX};
 use crate::cursor::CursorKey;
 use crate::error::ApiError;
 use crate::session::{random_token, same_token, Sessions, COOKIE};
+use crate::throttle::SignInThrottle;
 
 /// Where the console lives on a server.
 pub const PREFIX: &str = "/console";
@@ -69,6 +70,7 @@ struct Inner {
     csrf: String,
     cursors: CursorKey,
     sessions: Sessions,
+    sign_ins: SignInThrottle,
 }
 
 impl Console {
@@ -80,6 +82,7 @@ impl Console {
             csrf: random_token(),
             cursors: CursorKey::random(),
             sessions: Sessions::default(),
+            sign_ins: SignInThrottle::default(),
         }))
     }
 
@@ -184,7 +187,7 @@ impl Console {
                     }),
                 ))
             }
-            "login" => return self.login(&input).await,
+            "login" => return self.login(parts, &input).await,
             "logout" => {
                 self.0.sessions.end(&parts.headers);
                 let mut response = api_json(StatusCode::OK, &json!({}));
@@ -209,10 +212,17 @@ impl Console {
         Ok(api_json(StatusCode::OK, &output))
     }
 
-    async fn login(&self, input: &Value) -> Result<Response<Bytes>, ApiError> {
+    async fn login(&self, parts: &http::request::Parts, input: &Value) -> Result<Response<Bytes>, ApiError> {
         let Access::Login(build) = &self.0.access else {
             return Err(ApiError::bad("This console needs no sign-in."));
         };
+        let peer = parts.extensions.get::<std::net::SocketAddr>().map(|a| a.ip());
+        if let Err(wait) = self.0.sign_ins.attempt(peer, std::time::Instant::now()) {
+            return Err(ApiError::TooManyRequests(format!(
+                "Too many sign-in attempts; try again in {} seconds.",
+                wait.as_secs().max(1)
+            )));
+        }
         let id = input.get("accessKeyId").and_then(Value::as_str).unwrap_or("");
         let secret = input.get("secretAccessKey").and_then(Value::as_str).unwrap_or("");
         if id.is_empty() || secret.is_empty() {
@@ -220,7 +230,12 @@ impl Console {
         }
         let client = build(id, secret);
         // The endpoint verifies the signature: the same check an SDK call gets.
-        client.list_tables().limit(1).send().await?;
+        client.list_tables().limit(1).send().await.map_err(|e| match ApiError::from(e) {
+            ApiError::Endpoint { code, .. } if rejects_key(&code) => {
+                ApiError::Unauthorized("The endpoint does not accept this access key id and secret.".into())
+            }
+            other => other,
+        })?;
         let token = self.0.sessions.start(client);
         let cookie = format!("{COOKIE}={token}; Path=/console; HttpOnly; SameSite=Strict");
         let mut response = api_json(StatusCode::OK, &json!({ "signedIn": true }));
@@ -229,6 +244,19 @@ impl Console {
         }
         Ok(response)
     }
+}
+
+/// Whether an endpoint's error code says the key pair itself is wrong (unknown key id, bad
+/// signature), as opposed to the endpoint failing.
+fn rejects_key(code: &str) -> bool {
+    matches!(
+        code,
+        "UnrecognizedClientException"
+            | "InvalidSignatureException"
+            | "MissingAuthenticationTokenException"
+            | "IncompleteSignatureException"
+            | "AccessDeniedException"
+    )
 }
 
 /// Whether the `Host` header names a loopback address (`localhost`, `127.x.y.z`, `[::1]`).

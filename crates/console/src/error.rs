@@ -17,6 +17,12 @@ pub enum ApiError {
     /// The console refuses the call: read-only mode, missing login or CSRF token.
     #[error("{0}")]
     Forbidden(String),
+    /// A sign-in with a key pair the endpoint does not accept.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Too many sign-in attempts from one client; the message says when to try again.
+    #[error("{0}")]
+    TooManyRequests(String),
     /// The path names no console API.
     #[error("no such console API: {0}")]
     NotFound(String),
@@ -32,6 +38,8 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Endpoint { .. } => StatusCode::BAD_GATEWAY,
         }
@@ -42,6 +50,8 @@ impl ApiError {
         let (kind, message) = match self {
             ApiError::BadRequest(m) => ("BadRequest", m.clone()),
             ApiError::Forbidden(m) => ("Forbidden", m.clone()),
+            ApiError::Unauthorized(m) => ("Unauthorized", m.clone()),
+            ApiError::TooManyRequests(m) => ("TooManyRequests", m.clone()),
             ApiError::NotFound(_) => ("NotFound", self.to_string()),
             ApiError::Endpoint { code, message } => (code.as_str(), message.clone()),
         };

@@ -11,7 +11,8 @@
 //! every element with `textContent`, never from markup, and the console's
 //! `Content-Security-Policy` allows only its own scripts.
 //!
-//! Module map: `console` (routing, checks, headers), `session` (CSRF token, sign-in),
+//! Module map: `console` (routing, checks, headers), `session` (CSRF token, sign-in), `throttle`
+//! (sign-in attempts per client),
 //! `api/*` (one file per page's calls), `value` (DynamoDB JSON ↔ SDK values), `capture`
 //! (the exact request sent), `cursor` (sealed page cursors), `single` (entity types and key
 //! templates), `assets` (the compiled-in files), `server` (the standalone listener).
@@ -25,6 +26,7 @@ mod error;
 mod server;
 mod session;
 mod single;
+mod throttle;
 mod value;
 
 pub use console::{Access, Console, LoginClient, Options, PREFIX};

@@ -28,15 +28,17 @@ pub async fn serve(
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else {
+                let Ok((stream, peer)) = accepted else {
                     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     continue;
                 };
                 let console = console.clone();
                 let connection = http1::Builder::new().serve_connection(
                     TokioIo::new(stream),
-                    service_fn(move |request: http::Request<hyper::body::Incoming>| {
+                    service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
                         let console = console.clone();
+                        // The console counts sign-in attempts per peer address (`throttle`).
+                        request.extensions_mut().insert(peer);
                         async move { Ok::<_, Infallible>(respond(&console, request).await.map(Full::new)) }
                     }),
                 );

@@ -210,10 +210,10 @@ async fn the_console_mounted_on_the_protocol_port_leaves_the_protocol_alone() {
     drop(stop);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn under_verify_the_console_asks_for_a_key_pair_the_endpoint_accepts() {
-    let engine = monotable_engine::Engine::new();
-    let service = Service::new(engine.clone())
+/// A standalone console in login mode for a server that verifies the key pair
+/// `AKIDCONSOLE`/`s3cret-value`; it runs until the returned sender is dropped.
+async fn login_console() -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let service = Service::new(monotable_engine::Engine::new())
         .with_auth(Auth::Verify(monotable_server::Credentials::new().with("AKIDCONSOLE", "s3cret-value")));
     let access = Access::Login(Arc::new(move |id: &str, secret: &str| {
         let credentials = Credentials::new(id, secret, None, None, "test");
@@ -224,10 +224,16 @@ async fn under_verify_the_console_asks_for_a_key_pair_the_endpoint_accepts() {
     let console = Console::new(access, Options { loopback_only: true, ..Options::default() });
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let (_stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(monotable_console::serve(listener, console, async move {
         let _ = stopped.await;
     }));
+    (addr, stop)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_verify_the_console_asks_for_a_key_pair_the_endpoint_accepts() {
+    let (addr, _stop) = login_console().await;
     let outcome = tokio::task::spawn_blocking(move || {
         let token = csrf(addr);
         let session = call(addr, &token, "session", "{}");
@@ -256,8 +262,8 @@ async fn under_verify_the_console_asks_for_a_key_pair_the_endpoint_accepts() {
     assert_eq!(session.1["login"], true);
     assert_eq!(session.1["signedIn"], false);
     assert_eq!(refused.0, 403, "{}", refused.1);
-    assert_eq!(wrong.0, 502, "{}", wrong.1);
-    assert_eq!(wrong.1["error"]["type"], "InvalidSignatureException", "the endpoint's own verdict");
+    assert_eq!(wrong.0, 401, "{}", wrong.1);
+    assert_eq!(wrong.1["error"]["type"], "Unauthorized", "{}", wrong.1);
     assert_eq!(login.0, 200, "{}", login.2);
     assert!(login.1.contains("HttpOnly") && login.1.contains("SameSite=Strict"), "{}", login.1);
     assert!(cookie.starts_with("monotable_console="), "{cookie}");
@@ -265,6 +271,28 @@ async fn under_verify_the_console_asks_for_a_key_pair_the_endpoint_accepts() {
     for text in [login.1.as_str(), login.2.as_str(), tables.2.as_str()] {
         assert!(!text.contains("s3cret-value"), "a secret reached the page");
     }
+}
+
+/// Sign-in attempts are counted per client: ten a minute, right or wrong, then 429 with the
+/// wait; a guesser cannot try keys at speed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_in_attempts_past_ten_a_minute_are_refused() {
+    let (addr, _stop) = login_console().await;
+    let statuses = tokio::task::spawn_blocking(move || {
+        let token = csrf(addr);
+        let guess = r#"{"accessKeyId":"AKIDCONSOLE","secretAccessKey":"guess"}"#;
+        let mut statuses: Vec<u16> = (0..10).map(|_| call(addr, &token, "login", guess).0).collect();
+        let (status, body) =
+            call(addr, &token, "login", r#"{"accessKeyId":"AKIDCONSOLE","secretAccessKey":"s3cret-value"}"#);
+        assert_eq!(body["error"]["type"], "TooManyRequests", "{body}");
+        assert!(body["error"]["message"].as_str().unwrap_or("").contains("try again in"), "{body}");
+        statuses.push(status);
+        statuses
+    })
+    .await
+    .unwrap();
+    assert_eq!(&statuses[..10], &[401; 10]);
+    assert_eq!(statuses[10], 429, "even the right key waits once the client has used its attempts");
 }
 
 /// A console call that takes long holds up no SDK request on the same server: the console runs
