@@ -9,9 +9,9 @@ the median (and range) of the ratios of runs of the same round, which ran minute
 A run that produced no JSON (it failed) is shown as "failed", never left out.
 
 Given a Markdown file instead of a directory (this script's summary.md, or a dated record in
-bench/results/), it reads back the first table of each client in it, the rows of
-`| workload | server | ok/s |` (monotable bench) and `| workload | server | req/s |` (wrk),
-and prints them in one canonical form; given two such files it prints both side by side with
+bench/results/), it reads back the rows of its `| workload | server | ok/s |` (monotable
+bench) and `| workload | server | req/s |` (wrk) tables, the first row of each workload and
+server counting, and prints them in one canonical form; given two such files it prints both side by side with
 the change of every rate and of every monotable / server ratio, so a regression between two
 recorded runs is a diff of two files:
 
@@ -243,27 +243,27 @@ def main(results):
 
 
 def read_record(path):
-    """{(client, workload, server): rate} from the first table of each client in a Markdown file."""
-    rates, seen, client, col = {}, set(), None, None
+    """{(client, workload, server): rate} from the tables of a Markdown file; the first row wins."""
+    rates, client, col = {}, None, None
     for line in open(path, encoding="utf-8"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else None
         if not cells:
             client = None
             continue
         if cells[:2] == ["workload", "server"]:
-            kind = "wrk" if "req/s" in cells else "bench" if "ok/s" in cells else None
-            client = kind if kind and kind not in seen else None
+            client = "wrk" if "req/s" in cells else "bench" if "ok/s" in cells else None
             if client:
-                seen.add(client)
                 col = cells.index("req/s" if client == "wrk" else "ok/s")
             continue
         if client and len(cells) > col and not set(cells[0]) <= set("-:"):
             # "query (25 items)" in the oldest records is the same workload as "query".
-            workload, server = cells[0].split(" ")[0], cells[1]
+            key = (client, cells[0].split(" ")[0], cells[1])
+            if key in rates:
+                continue  # a later table of the same record (a repeat) does not overwrite
             try:
-                rates[(client, workload, server)] = float(cells[col].replace(",", ""))
+                rates[key] = float(cells[col].replace(",", ""))
             except ValueError:
-                rates[(client, workload, server)] = None  # "failed"
+                rates[key] = None  # "failed"
     return rates
 
 
