@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile-input bench (issue #18): GetItem latency on 4 connections while one more connection
+# Hostile-input bench (docs/BENCHMARKS.md, "Hostile input"): GetItem latency on 4 connections while one more connection
 # sends a hostile request shape in a loop (`monotable bench --attack`), alternating with a run
 # without attack, for every shape, three rounds. Prints one line per run; the JSON reports
 # land in $OUT.

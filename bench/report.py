@@ -7,6 +7,16 @@ monotable / peer of successful requests per second, and start-up time and memory
 With several rounds, each cell shows the run with the median throughput, and the last column
 the median (and range) of the ratios of runs of the same round, which ran minutes apart.
 A run that produced no JSON (it failed) is shown as "failed", never left out.
+
+Given a Markdown file instead of a directory (this script's summary.md, or a dated record in
+bench/results/), it reads back the rows of its `| workload | server | ok/s |` (monotable
+bench) and `| workload | server | req/s |` (wrk) tables, the first row of each workload and
+server counting, and prints them in one canonical form; given two such files it prints both side by side with
+the change of every rate and of every monotable / server ratio, so a regression between two
+recorded runs is a diff of two files:
+
+    bench/report.py bench/.cache/results/latest
+    bench/report.py bench/results/OLD.md bench/results/NEW.md
 """
 import json
 import os
@@ -232,7 +242,70 @@ def main(results):
     print("\n".join(out))
 
 
+def read_record(path):
+    """{(client, workload, server): rate} from the tables of a Markdown file; the first row wins."""
+    rates, client, col = {}, None, None
+    for line in open(path, encoding="utf-8"):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else None
+        if not cells:
+            client = None
+            continue
+        if cells[:2] == ["workload", "server"]:
+            client = "wrk" if "req/s" in cells else "bench" if "ok/s" in cells else None
+            if client:
+                col = cells.index("req/s" if client == "wrk" else "ok/s")
+            continue
+        if client and len(cells) > col and not set(cells[0]) <= set("-:"):
+            # "query (25 items)" in the oldest records is the same workload as "query".
+            key = (client, cells[0].split(" ")[0], cells[1])
+            if key in rates:
+                continue  # a later table of the same record (a repeat) does not overwrite
+            try:
+                rates[key] = float(cells[col].replace(",", ""))
+            except ValueError:
+                rates[key] = None  # "failed"
+    return rates
+
+
+def monotable_over(rates, client, workload, server):
+    """monotable's rate over `server`'s in one record, as the summary's "monotable / server"."""
+    base, peer = rates.get((client, workload, "monotable")), rates.get((client, workload, server))
+    if base is None or not peer or server in ("monotable", "ceiling"):
+        return None
+    return base / peer
+
+
+def compare(paths):
+    """One row per client, workload and server found in any record, the records side by side."""
+    records = [read_record(p) for p in paths]
+    if not records[0]:
+        sys.exit(f"{paths[0]}: no `| workload | server | ok/s` or `req/s` table")
+    names = [os.path.basename(p) for p in paths]
+    head = "| client | workload | server | " + " | ".join(f"{n} /s" for n in names)
+    head += " | " + " | ".join(f"{n} monotable / server" for n in names)
+    out = [head + (" | change /s | change of ratio |" if len(paths) == 2 else " |")]
+    out.append("|---|---|---|" + "---:|" * (2 * len(paths) + (2 if len(paths) == 2 else 0)))
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    for key in keys:
+        values = [r.get(key) for r in records]
+        ratios = [monotable_over(r, *key) for r in records]
+        row = f"| {' | '.join(key)} | " + " | ".join(fmt(v) for v in values)
+        row += " | " + " | ".join("" if q is None else f"{q:.2f}×" for q in ratios)
+        if len(paths) == 2:
+            a, b = values
+            change = f"{100 * (b - a) / a:+.1f}%" if a and b is not None else "–"
+            qa, qb = ratios
+            rchange = f"{100 * (qb - qa) / qa:+.1f}%" if qa and qb is not None else ""
+            row += f" | {change} | {rchange}"
+        out.append(row + " |")
+    print("\n".join(out))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: report.py RESULTS_DIR")
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    if len(args) == 1 and os.path.isdir(args[0]):
+        main(args[0])
+    elif args and all(os.path.isfile(a) for a in args) and len(args) <= 2:
+        compare(args)
+    else:
+        sys.exit("usage: report.py RESULTS_DIR | report.py RECORD.md [OTHER_RECORD.md]")

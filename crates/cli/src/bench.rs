@@ -96,8 +96,8 @@ struct BenchOptions {
     #[arg(long, value_name = "PORT", conflicts_with = "startup")]
     serve_ceiling: Option<u16>,
     /// With --serve-ceiling: write every answer as soon as it is made, instead of after the
-    /// other ready requests as `monotable serve` does (the ceiling of the tables measured
-    /// before commit 6a53a8a in docs/BENCHMARKS.md).
+    /// other ready requests as `monotable serve` does (the ceiling of the runs recorded in
+    /// bench/results/ before commit 6a53a8a).
     #[arg(long, requires = "serve_ceiling")]
     plain_ceiling: bool,
     /// Measure start-up instead of load: run the command after `--`, time it to the first

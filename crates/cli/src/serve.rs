@@ -91,8 +91,9 @@ pub struct ServeArgs {
 
 /// The default number of request-serving threads: half the available cores, at least one.
 /// On two cores with the load generator beside it, one worker served 30% more GetItem and 18%
-/// more PutItem per second than two (docs/BENCHMARKS.md): two workers and the client took
-/// turns on the same cores.
+/// more PutItem per second than two (bench/results/2026-12-02-196ae13-peers.md; with responses
+/// written together one worker still wins, docs/BENCHMARKS.md): two workers and the client
+/// took turns on the same cores.
 fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get() / 2).max(1)
 }

@@ -201,7 +201,7 @@ struct Connection {
 /// back after the tick's other requests, the responses find the client still awake reading
 /// the previous ones. With 32 connections under wrk this cut a GetItem's server CPU from
 /// 13.2 to 10.9 µs (system time 8.2 to 6.4 µs) and raised GetItem, PutItem and Query
-/// throughput by a fifth or more (docs/BENCHMARKS.md, the tables of commit 6a53a8a). It costs
+/// throughput by a fifth or more (bench/results/2026-12-06-1820631-peers.md). It costs
 /// one more poll of the connection task, so a lone connection, with no response to batch
 /// with, skips it.
 async fn coalesce(live: &Live) {

@@ -1,4 +1,4 @@
-// Issue 17: a multi-attribute key field is stored as S or N: a float or a list is refused.
+// A multi-attribute key field is stored as S or N: a float or a list is refused.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

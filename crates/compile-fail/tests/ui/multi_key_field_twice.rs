@@ -1,4 +1,4 @@
-// Issue 17: a field is one key attribute of an index, not two.
+// A field is one key attribute of an index, not two.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

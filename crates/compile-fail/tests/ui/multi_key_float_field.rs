@@ -1,4 +1,4 @@
-// Issue 17: a float is refused as a multi-attribute key field (it cannot fill a typed key value).
+// A float is refused as a multi-attribute key field (it cannot fill a typed key value).
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Issue 17: an index is keyed either by templates or by field lists.
+// An index is keyed either by templates or by field lists.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

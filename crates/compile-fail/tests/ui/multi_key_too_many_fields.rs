@@ -1,4 +1,4 @@
-// Issue 17: a multi-attribute key part has at most four fields (DynamoDB's limit).
+// A multi-attribute key part has at most four fields (DynamoDB's limit).
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

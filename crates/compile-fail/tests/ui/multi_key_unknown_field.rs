@@ -1,4 +1,4 @@
-// Issue 17: every field of a multi-attribute index key is a field of the entity.
+// Every field of a multi-attribute index key is a field of the entity.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Issue 17: a multi-attribute index declares its sort fields too.
+// A multi-attribute index declares its sort fields too.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

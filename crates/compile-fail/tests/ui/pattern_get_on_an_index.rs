@@ -1,4 +1,4 @@
-// Issue 13: GetItem reads the table's key; only a query reads an index.
+// GetItem reads the table's key; only a query reads an index.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

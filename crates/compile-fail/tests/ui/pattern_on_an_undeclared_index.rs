@@ -1,4 +1,4 @@
-// Issue 13: an access pattern declared on an entity may only name an index the entity has keys on.
+// An access pattern declared on an entity may only name an index the entity has keys on.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

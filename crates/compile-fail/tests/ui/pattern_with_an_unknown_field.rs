@@ -1,4 +1,4 @@
-// Issue 13: a pattern's sort condition and filters name real fields.
+// A pattern's sort condition and filters name real fields.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-// Issue 13: an access pattern names exactly one operation.
+// An access pattern names exactly one operation.
 use monotable::Entity;
 use serde::{Deserialize, Serialize};
 
