@@ -345,6 +345,13 @@ fn patterns_without_traffic_count_as_zero_and_are_noted() {
     let note = e.notes.iter().find(|n| n.starts_with("no traffic given for")).unwrap();
     assert_eq!(note, "no traffic given for put-user, user-by-email, register: counted as zero requests");
     assert_eq!(e.patterns[1].requests_per_month, 0.0);
+    // Patterns neither measured nor given traffic have no row, and say so.
+    assert_eq!(e.patterns.len(), 2);
+    assert!(
+        e.notes.contains(&"not measured, and left out: user-by-email, register".to_string()),
+        "{:?}",
+        e.notes
+    );
 }
 
 #[test]
@@ -370,7 +377,9 @@ fn a_strongly_consistent_read_of_a_gsi_or_a_write_is_refused() {
 #[test]
 fn traffic_of_an_unmeasured_pattern_is_refused() {
     let e = run(&design("all"), &small_users(), "patterns: {register: {per_month: 1}}");
-    assert_eq!(e.unwrap_err(), CostError::NotMeasured { kind: "pattern", name: "register".into() });
+    let err = e.unwrap_err();
+    assert_eq!(err, CostError::NotMeasured { kind: "pattern", name: "register".into() });
+    assert_eq!(err.to_string(), "measurements: pattern register has traffic but was not measured");
 }
 
 #[test]

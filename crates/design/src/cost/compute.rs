@@ -18,12 +18,13 @@
 //!   LSI pages), priced per GB-month.
 //!
 //! Invariant: every input number is checked finite and non-negative before any arithmetic,
-//! and every output number is checked finite, so no input makes a NaN, an infinity or a
-//! panic.
+//! and every output number is checked finite (`check.rs`), so no input makes a NaN, an
+//! infinity or a panic.
 
 use std::collections::BTreeMap;
 
-use super::error::{non_negative, CostError};
+use super::check;
+use super::error::CostError;
 use super::estimate::{
     Capacity, Estimate, IndexCost, KeysOnlySaving, ModeCost, PatternCost, PriceInfo, ProvisionedCost,
     StorageCost,
@@ -64,8 +65,8 @@ pub fn estimate(
 ) -> Result<Estimate, CostError> {
     prices.validate()?;
     traffic.validate()?;
-    validate_measured(measured)?;
-    check_names(design, traffic)?;
+    check::measured(measured)?;
+    check::names(design, traffic)?;
 
     let seconds = prices.hours_per_month * 3600.0;
     let mut notes = Vec::new();
@@ -80,6 +81,7 @@ pub fn estimate(
 
     let mut patterns = Vec::new();
     let mut silent = Vec::new();
+    let mut unmeasured = Vec::new();
     for ap in &design.access_patterns {
         if !traffic.patterns.contains_key(&ap.name) {
             silent.push(ap.name.as_str());
@@ -89,6 +91,7 @@ pub fn estimate(
             if requests > 0.0 {
                 return Err(CostError::NotMeasured { kind: "pattern", name: ap.name.clone() });
             }
+            unmeasured.push(ap.name.as_str());
             continue;
         };
         let row = pattern_cost(design, measured, traffic, prices, ap, m, requests, &mut owners, &mut loads)?;
@@ -96,6 +99,9 @@ pub fn estimate(
     }
     if !silent.is_empty() {
         notes.push(format!("no traffic given for {}: counted as zero requests", silent.join(", ")));
+    }
+    if !unmeasured.is_empty() {
+        notes.push(format!("not measured, and left out: {}", unmeasured.join(", ")));
     }
 
     let table_bytes = storage(design, measured, traffic, prices, &mut loads, &mut notes)?;
@@ -208,7 +214,7 @@ pub fn estimate(
         },
         notes,
     };
-    check_finite(&estimate)?;
+    check::finite(&estimate)?;
     Ok(estimate)
 }
 
@@ -357,70 +363,4 @@ fn whole_units(owner: &str, per_second: f64) -> Result<u64, CostError> {
 
 fn mode_cost(reads_usd: f64, writes_usd: f64, storage_usd: f64) -> ModeCost {
     ModeCost { reads_usd, writes_usd, storage_usd, total_usd: reads_usd + writes_usd + storage_usd }
-}
-
-/// Rejects the traffic file's names the design does not have.
-fn check_names(design: &Design, traffic: &Traffic) -> Result<(), CostError> {
-    let patterns: Vec<String> = traffic
-        .patterns
-        .keys()
-        .filter(|n| !design.access_patterns.iter().any(|p| &&p.name == n))
-        .cloned()
-        .collect();
-    if !patterns.is_empty() {
-        return Err(CostError::UnknownPatterns(patterns));
-    }
-    let entities: Vec<String> =
-        traffic.entities.keys().filter(|n| design.entity(n).is_none()).cloned().collect();
-    if !entities.is_empty() {
-        return Err(CostError::UnknownEntities(entities));
-    }
-    Ok(())
-}
-
-/// Every measured number must be finite and not negative.
-fn validate_measured(measured: &Measured) -> Result<(), CostError> {
-    for e in &measured.entities {
-        non_negative(|| format!("measured {}.item_bytes", e.name), e.item_bytes)?;
-        for (index, copy) in &e.indexes {
-            non_negative(|| format!("measured {}.{index}.projected_bytes", e.name), copy.projected_bytes)?;
-            non_negative(|| format!("measured {}.{index}.keys_only_bytes", e.name), copy.keys_only_bytes)?;
-        }
-    }
-    for p in &measured.patterns {
-        non_negative(|| format!("measured {}.items", p.name), p.items)?;
-        non_negative(|| format!("measured {}.read_units_eventual", p.name), p.read_units_eventual)?;
-        if let Some(strong) = p.read_units_strong {
-            non_negative(|| format!("measured {}.read_units_strong", p.name), strong)?;
-        }
-        non_negative(|| format!("measured {}.write_units_table", p.name), p.write_units_table)?;
-        for (index, &units) in &p.write_units_indexes {
-            non_negative(|| format!("measured {}.write_units_indexes.{index}", p.name), units)?;
-        }
-    }
-    Ok(())
-}
-
-/// Inputs too large for a float make an infinity somewhere; the totals and the per-index
-/// figures (the only ones not summed into a total) show it.
-fn check_finite(e: &Estimate) -> Result<(), CostError> {
-    let mut figures = vec![e.on_demand.total_usd, e.provisioned.cost.total_usd, e.storage.gb];
-    for i in &e.indexes {
-        figures.push(i.on_demand_usd);
-        figures.push(i.storage_usd);
-        if let Some(k) = &i.keys_only {
-            figures.extend([k.on_demand_usd, k.provisioned_usd]);
-        }
-    }
-    for p in &e.patterns {
-        figures.push(p.on_demand_usd);
-    }
-    match figures.into_iter().find(|v| !v.is_finite()) {
-        Some(value) => Err(CostError::BadNumber {
-            what: "the estimate".into(),
-            value,
-            expected: "finite: the traffic, counts or prices are too large",
-        }),
-        None => Ok(()),
-    }
 }

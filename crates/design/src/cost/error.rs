@@ -64,7 +64,7 @@ impl std::fmt::Display for CostError {
                 write!(f, "measurements: {subject} names index {index}, which the design does not have")
             }
             CostError::NotMeasured { kind, name } => {
-                write!(f, "measurements: no measurement of {kind} {name}, which the traffic file gives traffic")
+                write!(f, "measurements: {kind} {name} has traffic but was not measured")
             }
             CostError::Rate { pattern } => {
                 write!(f, "traffic file: pattern {pattern} needs exactly one of per_second and per_month")

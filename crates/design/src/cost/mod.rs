@@ -5,6 +5,7 @@
 //! table; it runs nothing itself, so every figure can be pinned by a hand-computed test.
 //! Prices are data ([`Prices`]), never constants in code. Format and rules: `docs/cost.md`.
 
+mod check;
 mod compute;
 mod error;
 mod estimate;
