@@ -75,8 +75,11 @@ pub struct EntityTraffic {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProvisionedSettings {
-    /// The share of provisioned capacity the mean load may use, in percent (auto scaling's
-    /// target utilization; 70 when omitted, its default).
+    /// The share of provisioned capacity the mean load may use, in percent: auto scaling's
+    /// target utilization, 70 when omitted as in the console ("Managing throughput capacity
+    /// automatically with DynamoDB auto scaling",
+    /// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html>).
+    /// Auto scaling takes 20 to 90; up to 100 is accepted for capacity set by hand.
     #[serde(default = "default_utilization")]
     pub target_utilization_percent: f64,
     /// The peak rate over the mean rate (1 when omitted): capacity is sized for the peak.
