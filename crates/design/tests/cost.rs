@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use monotable_design::cost::{
     self, CostError, Estimate, IndexCopy, Measured, MeasuredEntity, MeasuredPattern, Prices, Traffic,
 };
-use monotable_design::{Design, Operation};
+use monotable_design::{Billing, Design, Operation};
 
 const GB: f64 = 1_073_741_824.0;
 
@@ -449,7 +449,11 @@ fn the_estimate_prints_as_tables_and_serialises_as_json() {
         text.starts_with("DynamoDB estimate for month 1: us-east-1 standard prices (USD) read 2026-12-06"),
         "{text}"
     );
-    assert!(text.lines().any(|l| l.starts_with("put-user") && l.ends_with("$3.75")), "{text}");
+    // 1,000,000 puts × 6 WRU / 2,628,000 s = 2.28 WCU/s.
+    assert!(
+        text.lines().any(|l| l.starts_with("put-user") && l.ends_with("$3.75        0.00        2.28")),
+        "{text}"
+    );
     assert!(text.lines().any(|l| l.starts_with("GSI1") && l.ends_with("$1.81 / $1.03")), "{text}");
     assert!(text.lines().any(|l| l.starts_with("Total")), "{text}");
     let json = serde_json::to_value(&e).unwrap();
@@ -466,4 +470,34 @@ fn traffic_built_in_code_is_checked_like_a_file() {
     traffic.month = 0;
     let err = cost::estimate(&design("all"), &small_users(), &traffic, &Prices::us_east_1()).unwrap_err();
     assert!(matches!(err, CostError::BadNumber { ref what, .. } if what == "month"), "{err:?}");
+}
+
+#[test]
+fn a_design_provisioned_below_the_traffic_is_noted() {
+    // 10 reads/s × 0.5 RRU = 5 RCU/s; / 0.70 → 8 RCU, more than the design's 5. GSI1 needs
+    // its least, 1 and 1, which the design's capacity (set on each GSI too) covers.
+    let mut d = design("all");
+    d.table.billing = Billing::Provisioned { read: 5, write: 1 };
+    let e = run(&d, &small_users(), "patterns: {get-user: {per_second: 10}}").unwrap();
+    assert!(
+        e.notes.contains(
+            &"the design provisions 5 RCU and 1 WCU for the table; this traffic needs 8 and 1".to_string()
+        ),
+        "{:?}",
+        e.notes
+    );
+    assert_eq!(e.notes.iter().filter(|n| n.starts_with("the design provisions")).count(), 1);
+    d.table.billing = Billing::Provisioned { read: 8, write: 1 };
+    let e = run(&d, &small_users(), "patterns: {get-user: {per_second: 10}}").unwrap();
+    assert!(!e.notes.iter().any(|n| n.starts_with("the design provisions")), "{:?}", e.notes);
+    // 2,628,000 puts a month copied to GSI1 at 3 WRU: 3 WCU/s; / 0.70 → 5 WCU on GSI1 (and
+    // on the table), more than the design's 1.
+    let e = run(&d, &wide_users(), "patterns: {put-user: {per_second: 1}}").unwrap();
+    assert!(
+        e.notes.contains(
+            &"the design provisions 8 RCU and 1 WCU for GSI1; this traffic needs 1 and 5".to_string()
+        ),
+        "{:?}",
+        e.notes
+    );
 }

@@ -183,12 +183,16 @@ pub fn estimate(
         reads_usd += c.reads_usd;
         writes_usd += c.writes_usd;
     }
+    // The design's capacity is set on the table and on each GSI alike (as `iac` writes it).
     if let Billing::Provisioned { read, write } = design.table.billing {
-        if read < table.read_units || write < table.write_units {
-            notes.push(format!(
-                "the design provisions {read} RCU and {write} WCU for the table; this traffic needs {} and {}",
-                table.read_units, table.write_units
-            ));
+        let gsis = indexes.iter().filter_map(|i| Some((i.name.as_str(), i.provisioned.as_ref()?)));
+        for (name, needs) in std::iter::once(("the table", &table)).chain(gsis) {
+            if read < needs.read_units || write < needs.write_units {
+                notes.push(format!(
+                    "the design provisions {read} RCU and {write} WCU for {name}; this traffic needs {} and {}",
+                    needs.read_units, needs.write_units
+                ));
+            }
         }
     }
     notes.push("the AWS free tier is per account and region and is not subtracted".into());

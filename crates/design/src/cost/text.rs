@@ -23,6 +23,8 @@ impl Estimate {
             "RRU/req",
             "WRU/req",
             "On-demand",
+            "Mean RCU/s",
+            "Mean WCU/s",
         ])];
         for r in &self.patterns {
             let op = serde_json::to_value(r.operation).ok().and_then(|v| v.as_str().map(str::to_string));
@@ -35,6 +37,8 @@ impl Estimate {
                 units(r.read_units_per_request),
                 units(r.write_units_per_request),
                 money(r.on_demand_usd),
+                format!("{:.2}", r.read_units_per_second),
+                format!("{:.2}", r.write_units_per_second),
             ]);
         }
         out += &table(&rows, 3);
