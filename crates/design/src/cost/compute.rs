@@ -32,7 +32,7 @@ use super::estimate::{
 use super::measured::{Measured, MeasuredPattern};
 use super::prices::Prices;
 use super::traffic::Traffic;
-use crate::model::{AccessPattern, Design, IndexKind, Projection, TABLE};
+use crate::model::{AccessPattern, Design, Index, IndexKind, Projection, TABLE};
 use crate::settings::Billing;
 
 /// Bytes one write request unit covers ("DynamoDB item sizes and formats").
@@ -55,6 +55,43 @@ struct IndexLoad {
     keys_only_bytes: f64,
 }
 
+/// The price table applied: money for request units and bytes, whole capacity units for a
+/// month's request units.
+struct Rates<'a> {
+    prices: &'a Prices,
+    /// Seconds in the billed month.
+    seconds: f64,
+    /// Peak factor over target utilization: capacity per unit of mean load.
+    sizing: f64,
+}
+
+impl Rates<'_> {
+    fn reads(&self, units: f64) -> f64 {
+        units / 1e6 * self.prices.on_demand.read_per_million
+    }
+
+    fn writes(&self, units: f64) -> f64 {
+        units / 1e6 * self.prices.on_demand.write_per_million
+    }
+
+    fn storage(&self, bytes: f64) -> f64 {
+        bytes / self.prices.storage.bytes_per_gb * self.prices.storage.gb_month
+    }
+
+    /// The capacity `owner` is provisioned with for a month of `units`, and its cost.
+    fn capacity(&self, owner: &str, units: Units) -> Result<Capacity, CostError> {
+        let read_units = whole_units(owner, units.read / self.seconds * self.sizing)?;
+        let write_units = whole_units(owner, units.write / self.seconds * self.sizing)?;
+        let month = |n: u64, price: f64| n as f64 * self.prices.hours_per_month * price;
+        Ok(Capacity {
+            read_units,
+            write_units,
+            reads_usd: month(read_units, self.prices.provisioned.read_unit_hour),
+            writes_usd: month(write_units, self.prices.provisioned.write_unit_hour),
+        })
+    }
+}
+
 /// The monthly estimate of `design` under `traffic`, from what running it `measured`, at
 /// `prices`.
 pub fn estimate(
@@ -68,7 +105,12 @@ pub fn estimate(
     check::measured(measured)?;
     check::names(design, traffic)?;
 
-    let seconds = prices.hours_per_month * 3600.0;
+    let settings = &traffic.provisioned;
+    let rates = Rates {
+        prices,
+        seconds: prices.hours_per_month * 3600.0,
+        sizing: settings.peak_factor / (settings.target_utilization_percent / 100.0),
+    };
     let mut notes = Vec::new();
     // Owners of provisioned capacity: the table (with its LSIs) and each GSI.
     let mut owners: BTreeMap<String, Units> = BTreeMap::new();
@@ -86,7 +128,7 @@ pub fn estimate(
         if !traffic.patterns.contains_key(&ap.name) {
             silent.push(ap.name.as_str());
         }
-        let requests = traffic.requests_per_month(&ap.name, seconds);
+        let requests = traffic.requests_per_month(&ap.name, rates.seconds);
         let Some(m) = measured.patterns.iter().find(|m| m.name == ap.name) else {
             if requests > 0.0 {
                 return Err(CostError::NotMeasured { kind: "pattern", name: ap.name.clone() });
@@ -94,7 +136,7 @@ pub fn estimate(
             unmeasured.push(ap.name.as_str());
             continue;
         };
-        let row = pattern_cost(design, measured, traffic, prices, ap, m, requests, &mut owners, &mut loads)?;
+        let row = pattern_cost(design, measured, traffic, &rates, ap, m, requests, &mut owners, &mut loads)?;
         patterns.push(row);
     }
     if !silent.is_empty() {
@@ -105,79 +147,25 @@ pub fn estimate(
     }
 
     let table_bytes = storage(design, measured, traffic, prices, &mut loads, &mut notes)?;
-    let per_gb = |bytes: f64| bytes / prices.storage.bytes_per_gb * prices.storage.gb_month;
     let index_bytes: f64 = loads.values().map(|l| l.bytes).sum();
     let storage = StorageCost {
         table_bytes,
         index_bytes,
         gb: (table_bytes + index_bytes) / prices.storage.bytes_per_gb,
-        usd: per_gb(table_bytes + index_bytes),
+        usd: rates.storage(table_bytes + index_bytes),
     };
-
-    let settings = &traffic.provisioned;
-    let sizing = settings.peak_factor / (settings.target_utilization_percent / 100.0);
-    let capacity = |name: &str, units: Units| -> Result<Capacity, CostError> {
-        let read_units = whole_units(name, units.read / seconds * sizing)?;
-        let write_units = whole_units(name, units.write / seconds * sizing)?;
-        Ok(Capacity {
-            read_units,
-            write_units,
-            reads_usd: read_units as f64 * prices.hours_per_month * prices.provisioned.read_unit_hour,
-            writes_usd: write_units as f64 * prices.hours_per_month * prices.provisioned.write_unit_hour,
-        })
-    };
-
-    let on_demand_reads = |units: f64| units / 1e6 * prices.on_demand.read_per_million;
-    let on_demand_writes = |units: f64| units / 1e6 * prices.on_demand.write_per_million;
-    let mut indexes = Vec::new();
-    for index in &design.indexes {
-        let load = &loads[index.name.as_str()];
-        let owner = if index.kind == IndexKind::Gsi { index.name.as_str() } else { TABLE };
-        let provisioned = match index.kind {
-            IndexKind::Gsi => Some(capacity(&index.name, owners[owner])?),
-            IndexKind::Lsi => None,
-        };
-        let keys_only = match index.projection {
-            Projection::KeysOnly => None,
-            _ => {
-                let saved_writes = load.write - load.keys_only_write;
-                let saved_bytes = load.bytes - load.keys_only_bytes;
-                let now = capacity(owner, owners[owner])?;
-                let mut narrower = owners[owner];
-                narrower.write -= saved_writes;
-                let then = capacity(owner, narrower)?;
-                Some(KeysOnlySaving {
-                    write_units_per_month: load.keys_only_write,
-                    storage_bytes: load.keys_only_bytes,
-                    on_demand_usd: on_demand_writes(saved_writes) + per_gb(saved_bytes),
-                    provisioned_usd: now.writes_usd - then.writes_usd + per_gb(saved_bytes),
-                })
-            }
-        };
-        indexes.push(IndexCost {
-            name: index.name.clone(),
-            kind: if index.kind == IndexKind::Gsi { "gsi" } else { "lsi" }.into(),
-            projection: match index.projection {
-                Projection::All => "all",
-                Projection::KeysOnly => "keys_only",
-                Projection::Include(_) => "include",
-            }
-            .into(),
-            read_units_per_month: load.read,
-            write_units_per_month: load.write,
-            on_demand_usd: on_demand_reads(load.read) + on_demand_writes(load.write),
-            storage_bytes: load.bytes,
-            storage_usd: per_gb(load.bytes),
-            provisioned,
-            keys_only,
-        });
-    }
+    let indexes = design
+        .indexes
+        .iter()
+        .map(|i| index_cost(i, &loads[i.name.as_str()], &owners, &rates))
+        .collect::<Result<Vec<_>, _>>()?;
 
     let total = owners
         .values()
         .fold(Units::default(), |a, u| Units { read: a.read + u.read, write: a.write + u.write });
-    let on_demand = mode_cost(on_demand_reads(total.read), on_demand_writes(total.write), storage.usd);
-    let table = capacity(TABLE, owners[TABLE])?;
+    let storage_usd = storage.usd;
+    let on_demand = mode_cost(rates.reads(total.read), rates.writes(total.write), storage_usd);
+    let table = rates.capacity(TABLE, owners[TABLE])?;
     let (mut reads_usd, mut writes_usd) = (table.reads_usd, table.writes_usd);
     for c in indexes.iter().filter_map(|i| i.provisioned.as_ref()) {
         reads_usd += c.reads_usd;
@@ -214,12 +202,59 @@ pub fn estimate(
             target_utilization_percent: settings.target_utilization_percent,
             peak_factor: settings.peak_factor,
             table,
-            cost: mode_cost(reads_usd, writes_usd, per_gb(table_bytes + index_bytes)),
+            cost: mode_cost(reads_usd, writes_usd, storage_usd),
         },
         notes,
     };
     check::finite(&estimate)?;
     Ok(estimate)
+}
+
+/// One index on its own: its reads, its copies' writes, its entries, a GSI's capacity, and
+/// what `KEYS_ONLY` copies would save (an LSI's writes are saved on the table's capacity).
+fn index_cost(
+    index: &Index,
+    load: &IndexLoad,
+    owners: &BTreeMap<String, Units>,
+    rates: &Rates,
+) -> Result<IndexCost, CostError> {
+    let owner = if index.kind == IndexKind::Gsi { index.name.as_str() } else { TABLE };
+    let keys_only = match index.projection {
+        Projection::KeysOnly => None,
+        _ => {
+            let saved_writes = load.write - load.keys_only_write;
+            let saved_bytes = load.bytes - load.keys_only_bytes;
+            let now = rates.capacity(owner, owners[owner])?;
+            let narrower = Units { write: owners[owner].write - saved_writes, ..owners[owner] };
+            let then = rates.capacity(owner, narrower)?;
+            Some(KeysOnlySaving {
+                write_units_per_month: load.keys_only_write,
+                storage_bytes: load.keys_only_bytes,
+                on_demand_usd: rates.writes(saved_writes) + rates.storage(saved_bytes),
+                provisioned_usd: now.writes_usd - then.writes_usd + rates.storage(saved_bytes),
+            })
+        }
+    };
+    Ok(IndexCost {
+        name: index.name.clone(),
+        kind: if index.kind == IndexKind::Gsi { "gsi" } else { "lsi" }.into(),
+        projection: match index.projection {
+            Projection::All => "all",
+            Projection::KeysOnly => "keys_only",
+            Projection::Include(_) => "include",
+        }
+        .into(),
+        read_units_per_month: load.read,
+        write_units_per_month: load.write,
+        on_demand_usd: rates.reads(load.read) + rates.writes(load.write),
+        storage_bytes: load.bytes,
+        storage_usd: rates.storage(load.bytes),
+        provisioned: match index.kind {
+            IndexKind::Gsi => Some(rates.capacity(owner, owners[owner])?),
+            IndexKind::Lsi => None,
+        },
+        keys_only,
+    })
 }
 
 /// One pattern's row, adding its units to the capacity owners and the indexes it touches.
@@ -228,7 +263,7 @@ fn pattern_cost(
     design: &Design,
     measured: &Measured,
     traffic: &Traffic,
-    prices: &Prices,
+    rates: &Rates,
     ap: &AccessPattern,
     m: &MeasuredPattern,
     requests: f64,
@@ -263,7 +298,6 @@ fn pattern_cost(
         write_units += units;
     }
     let write_month = write_units * requests;
-    let seconds = prices.hours_per_month * 3600.0;
     Ok(PatternCost {
         name: ap.name.clone(),
         operation: ap.operation,
@@ -274,10 +308,9 @@ fn pattern_cost(
         write_units_per_request: write_units,
         read_units_per_month: read_month,
         write_units_per_month: write_month,
-        on_demand_usd: read_month / 1e6 * prices.on_demand.read_per_million
-            + write_month / 1e6 * prices.on_demand.write_per_million,
-        read_units_per_second: read_month / seconds,
-        write_units_per_second: write_month / seconds,
+        on_demand_usd: rates.reads(read_month) + rates.writes(write_month),
+        read_units_per_second: read_month / rates.seconds,
+        write_units_per_second: write_month / rates.seconds,
     })
 }
 
