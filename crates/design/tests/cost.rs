@@ -35,6 +35,7 @@ access_patterns:
   - {{name: put-user, entities: [User], index: table, operation: put, scope: tenant}}
   - {{name: user-by-email, entities: [User], index: GSI1, operation: query, scope: tenant}}
   - {{name: register, entities: [User, Unique], index: table, operation: transact_write, scope: tenant}}
+  - {{name: change-email, entities: [User], index: table, operation: update, scope: tenant}}
 "#
     ))
     .unwrap()
@@ -239,6 +240,24 @@ fn a_gsi_with_all_projected_costs_its_copies_and_a_keys_only_projection_shows_th
 }
 
 #[test]
+fn an_update_that_moves_the_index_key_writes_two_copies_both_narrower_under_keys_only() {
+    // Changing an indexed key attribute deletes the old index entry and puts the new one: two
+    // index writes ("Provisioned throughput considerations for global secondary indexes",
+    // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html). Measured:
+    // 3 WRU on the table and 2 × 3 = 6 on GSI1 for the 2,500 B copies.
+    // KEYS_ONLY: 6 / 3 = 2 copies × 1 WRU = 2 WRU; 1,000,000 updates save 4,000,000 WRU
+    //   × $0.625/M = $2.50 (no items, so no storage saving).
+    let measured = Measured {
+        entities: vec![entity("User", 2500.0, &[("GSI1", 2500.0, 100.0)])],
+        patterns: vec![write("change-email", Operation::Update, 3.0, &[("GSI1", 6.0)])],
+    };
+    let e = run(&design("all"), &measured, "patterns: {change-email: {per_month: 1000000}}").unwrap();
+    let saving = e.indexes[0].keys_only.as_ref().unwrap();
+    assert_eq!(saving.write_units_per_month, 2_000_000.0);
+    close(saving.on_demand_usd, 2.50);
+}
+
+#[test]
 fn a_keys_only_gsi_costs_its_measured_copies_and_shows_no_saving() {
     // Measured with KEYS_ONLY copies: 1 WRU on GSI1 per put; 1,000,000 × 1 = $0.625.
     // Storage 1,000,000 × (100 + 100) B = 2e8 B / 2^30 × $0.25 = $0.046566.
@@ -347,11 +366,14 @@ fn writes_to_an_lsi_use_the_tables_capacity() {
 fn patterns_without_traffic_count_as_zero_and_are_noted() {
     let e = run(&design("all"), &small_users(), "patterns: {get-user: {per_month: 10}}").unwrap();
     let note = e.notes.iter().find(|n| n.starts_with("no traffic given for")).unwrap();
-    assert_eq!(note, "no traffic given for put-user, user-by-email, register: counted as zero requests");
+    assert_eq!(
+        note,
+        "no traffic given for put-user, user-by-email, register, change-email: counted as zero requests"
+    );
     assert_eq!(e.patterns[1].requests_per_month, 0.0);
     // Patterns neither measured nor given traffic have no row, and say so.
     assert_eq!(e.patterns.len(), 2);
-    assert_note(&e, "not measured, and left out: user-by-email, register");
+    assert_note(&e, "not measured, and left out: user-by-email, register, change-email");
 }
 
 #[test]
