@@ -511,3 +511,15 @@ fn a_design_provisioned_below_the_traffic_is_noted() {
     let e = run(&d, &wide_users(), "patterns: {put-user: {per_second: 1}}").unwrap();
     assert_note(&e, "the design provisions 8 RCU and 1 WCU for GSI1; this traffic needs 1 and 5");
 }
+
+#[test]
+fn the_traffic_file_docs_cost_md_shows_parses() {
+    let doc = include_str!("../../../docs/cost.md");
+    let start = doc.find("```yaml\n").unwrap() + "```yaml\n".len();
+    let example = &doc[start..start + doc[start..].find("```").unwrap()];
+    let t = Traffic::parse(example).unwrap();
+    assert_eq!(t.patterns["get-user"].per_second, Some(40.0));
+    assert!(t.patterns["get-user"].consistent);
+    assert_eq!(t.entities["User"].growth_per_month, 50_000.0);
+    assert_eq!((t.provisioned.target_utilization_percent, t.provisioned.peak_factor), (70.0, 2.0));
+}
