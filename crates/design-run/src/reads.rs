@@ -140,7 +140,8 @@ fn names_and_values(design: &Design, index: &str, b: &Binding) -> Result<Conditi
             }
         }
         Some(SortBinding::Text(op, v)) => {
-            names.insert("#s0".into(), sk[0].clone());
+            let first = sk.first().ok_or_else(|| format!("{index} has no sort-key attribute"))?;
+            names.insert("#s0".into(), first.clone());
             values.insert(":s0".into(), AttributeValue::S(v.clone()));
             parts.push(match op {
                 SortOp::Eq => "#s0 = :s0".into(),

@@ -56,6 +56,12 @@ struct Plan {
 fn plans(design: &Design) -> Result<Vec<Plan>, RunError> {
     let mut out = Vec::new();
     for (i, e) in design.entities.iter().enumerate() {
+        let templates =
+            [&e.pk, &e.sk].into_iter().chain(e.indexes.values().flat_map(|k| k.pk.iter().chain(&k.sk)));
+        for t in templates {
+            monotable_design::Template::parse(t)
+                .map_err(|err| RunError::Design(format!("{}: {err}", e.name)))?;
+        }
         let (parent, n) = match &e.count {
             Some(c) => match &c.per {
                 Some(p) => {
@@ -183,13 +189,13 @@ impl Samples {
                 monotable_design::IndexKind::Lsi => None,
                 monotable_design::IndexKind::Gsi => Some(k.pk.as_deref()),
             };
-            match (pk_template, k.sk.as_deref()) {
-                (Some(Some(p)), Some(s)) => {
-                    item.insert(pk[0].as_str().into(), text(p));
-                    item.insert(sk[0].as_str().into(), text(s));
+            match (pk_template, k.sk.as_deref(), pk.first(), sk.first()) {
+                (Some(Some(p)), Some(s), Some(pk), Some(sk)) => {
+                    item.insert(pk.as_str().into(), text(p));
+                    item.insert(sk.as_str().into(), text(s));
                 }
-                (None, Some(s)) => {
-                    item.insert(sk[0].as_str().into(), text(s));
+                (None, Some(s), _, Some(sk)) => {
+                    item.insert(sk.as_str().into(), text(s));
                 }
                 _ => {}
             }

@@ -163,3 +163,10 @@ fn both_example_designs_validate_clean() {
         assert!(r.patterns.iter().all(|p| p.executed), "{name}");
     }
 }
+
+#[test]
+fn a_malformed_key_template_is_an_error_not_a_panic() {
+    let d = Design::from_yaml(&edit("sk: 'POST#{created}'", "sk: 'POST#{created'")).unwrap();
+    let e = validate(&d, DEFAULT_SEED).unwrap_err();
+    assert!(e.to_string().contains("Post") && e.to_string().contains("unclosed"), "{e}");
+}
