@@ -170,3 +170,12 @@ fn a_malformed_key_template_is_an_error_not_a_panic() {
     let e = validate(&d, DEFAULT_SEED).unwrap_err();
     assert!(e.to_string().contains("Post") && e.to_string().contains("unclosed"), "{e}");
 }
+
+#[test]
+fn every_rule_is_documented_with_its_severity() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/DESIGN.md")).unwrap();
+    for (id, severity, _) in monotable_design_run::RULES {
+        let word = if *severity == monotable_design::Severity::Error { "error" } else { "warning" };
+        assert!(doc.contains(&format!("| {id} | {word} |")), "{id} is not in docs/DESIGN.md as {word}");
+    }
+}
