@@ -179,3 +179,27 @@ fn every_rule_is_documented_with_its_severity() {
         assert!(doc.contains(&format!("| {id} | {word} |")), "{id} is not in docs/DESIGN.md as {word}");
     }
 }
+
+#[test]
+fn an_lsi_and_a_multi_attribute_gsi_are_created_queried_and_checked() {
+    let yaml = edit(
+        "- {name: GSI2, kind: gsi",
+        "- {name: LSI1, kind: lsi, sk: LSI1SK}\n- {name: GSI3, kind: gsi, pk: [user_id, status], sk: created}\n- {name: GSI2, kind: gsi",
+    )
+    .replace(
+        "  fields: [{name: user_id}, {name: created, type: timestamp}, {name: title},",
+        "  indexes:\n    LSI1: {sk: 'TITLE#{title}'}\n    GSI3: {pk: '{user_id}#{status}', sk: '{created}'}\n  fields: [{name: user_id}, {name: created, type: timestamp}, {name: status, type: enum}, {name: title},",
+    )
+    .replace(
+        "access_patterns:\n",
+        "access_patterns:\n- {name: posts-by-title, entities: [Post], index: LSI1, operation: query, key: {pk: 'USER#{user_id}', sk: {op: begins_with, value: 'TITLE#'}}, scope: tenant, order: ascending, order_by: title}\n- {name: posts-by-status, entities: [Post], index: GSI3, operation: query, key: {pk: '{user_id}#{status}'}, scope: tenant, order: descending}\n",
+    );
+    let r = run(&yaml);
+    assert_eq!(findings(&r), vec![], "{}", r.text());
+    let by_title = r.patterns.iter().find(|p| p.name == "posts-by-title").unwrap();
+    assert_eq!((by_title.items, by_title.expected), (8, Some(8)));
+    assert!(by_title.read_units_strong.is_some(), "an LSI allows strongly consistent reads");
+    let by_status = r.patterns.iter().find(|p| p.name == "posts-by-status").unwrap();
+    assert!(by_status.items > 0 && by_status.read_units_strong.is_none());
+    assert_eq!(Some(by_status.items), by_status.expected);
+}
