@@ -203,3 +203,17 @@ fn an_lsi_and_a_multi_attribute_gsi_are_created_queried_and_checked() {
     assert!(by_status.items > 0 && by_status.read_units_strong.is_none());
     assert_eq!(Some(by_status.items), by_status.expected);
 }
+
+#[test]
+fn a_cycle_of_count_parents_is_an_error_not_a_panic() {
+    let d = Design::from_yaml(&edit("count: {n: 3}", "count: {n: 3, per: Post}")).unwrap();
+    let e = validate(&d, DEFAULT_SEED).unwrap_err();
+    assert!(e.to_string().contains("cycle"), "{e}");
+}
+
+#[test]
+fn a_pattern_no_sample_can_bind_is_reported_and_not_executed() {
+    let r = run(&edit("key: {pk: 'EMAIL#{email}'}", "key: {pk: 'EMAIL#{mail}'}"));
+    assert_eq!(findings(&r), vec![("MV008", "get-user-by-email")], "{}", r.text());
+    assert!(!r.patterns.iter().find(|p| p.name == "get-user-by-email").unwrap().executed);
+}
