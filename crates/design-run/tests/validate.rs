@@ -50,6 +50,11 @@ fn findings(r: &Report) -> Vec<(&str, &str)> {
     r.findings.iter().map(|f| (f.rule, f.subject.as_str())).collect()
 }
 
+/// The error a design that cannot run gives.
+fn error(yaml: &str) -> String {
+    validate(&Design::from_yaml(yaml).unwrap(), DEFAULT_SEED).unwrap_err().to_string()
+}
+
 fn edit(from: &str, to: &str) -> String {
     assert!(CLEAN.contains(from), "{from}");
     CLEAN.replacen(from, to, 1)
@@ -148,9 +153,8 @@ fn a_filter_on_a_key_attribute_is_a_warning() {
 
 #[test]
 fn an_unknown_count_parent_is_an_error_not_a_panic() {
-    let d = Design::from_yaml(&edit("per: User", "per: Nobody")).unwrap();
-    let e = validate(&d, DEFAULT_SEED).unwrap_err();
-    assert!(e.to_string().contains("Nobody"), "{e}");
+    let e = error(&edit("per: User", "per: Nobody"));
+    assert!(e.contains("Nobody"), "{e}");
 }
 
 #[test]
@@ -166,9 +170,8 @@ fn both_example_designs_validate_clean() {
 
 #[test]
 fn a_malformed_key_template_is_an_error_not_a_panic() {
-    let d = Design::from_yaml(&edit("sk: 'POST#{created}'", "sk: 'POST#{created'")).unwrap();
-    let e = validate(&d, DEFAULT_SEED).unwrap_err();
-    assert!(e.to_string().contains("Post") && e.to_string().contains("unclosed"), "{e}");
+    let e = error(&edit("sk: 'POST#{created}'", "sk: 'POST#{created'"));
+    assert!(e.contains("Post") && e.contains("unclosed"), "{e}");
 }
 
 #[test]
@@ -206,9 +209,8 @@ fn an_lsi_and_a_multi_attribute_gsi_are_created_queried_and_checked() {
 
 #[test]
 fn a_cycle_of_count_parents_is_an_error_not_a_panic() {
-    let d = Design::from_yaml(&edit("count: {n: 3}", "count: {n: 3, per: Post}")).unwrap();
-    let e = validate(&d, DEFAULT_SEED).unwrap_err();
-    assert!(e.to_string().contains("cycle"), "{e}");
+    let e = error(&edit("count: {n: 3}", "count: {n: 3, per: Post}"));
+    assert!(e.contains("cycle"), "{e}");
 }
 
 #[test]
