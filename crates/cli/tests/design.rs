@@ -36,3 +36,29 @@ fn new_scaffolds_a_design_that_checks_clean_and_generates_iac() {
     let tf = monotable(&["design", "iac", path.to_str().unwrap(), "--format", "terraform"]);
     assert!(String::from_utf8_lossy(&tf.stdout).contains("resource \"aws_dynamodb_table\" \"table\""));
 }
+
+const EXAMPLE_USERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../example-users/design.yaml");
+
+#[test]
+fn validate_runs_every_pattern_of_an_example_as_text_and_json_and_exits_non_zero_on_a_failure() {
+    let out = monotable(&["design", "validate", EXAMPLE_USERS]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("ok   list-posts (query on table)"), "{text}");
+    assert!(text.contains("9 pattern(s), 0 failed"), "{text}");
+
+    let out = monotable(&["design", "validate", EXAMPLE_USERS, "--format", "json", "--seed", "7"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["seed"], 7);
+    assert_eq!(report["patterns"].as_array().unwrap().len(), 9);
+    assert_eq!(report["patterns"][0]["read_units_strong"], 1.0);
+
+    // Newest first on a random id: the posts' sort key no longer follows their creation.
+    let broken = std::fs::read_to_string(EXAMPLE_USERS).unwrap().replace("    type: timestamp\n", "");
+    let path = std::env::temp_dir().join(format!("monotable-design-validate-{}.yaml", std::process::id()));
+    std::fs::write(&path, broken).unwrap();
+    let out = monotable(&["design", "validate", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAIL list-posts") && text.contains("error[MV007]"), "{text}");
+}

@@ -26,8 +26,9 @@ mod template;
 pub use error::DesignError;
 pub use lint::{check, Finding, Severity, RULES};
 pub use model::{
-    Accept, AccessPattern, Conventions, Design, Entity, EntityIndexKey, Field, FieldType, Index, IndexKind,
-    KeyAttrs, KeyCondition, Operation, Projection, Scope, SortCondition, SortOp, Tenant, TenantKind, TABLE,
+    Accept, AccessPattern, Conventions, Count, Design, Entity, EntityIndexKey, Field, FieldType, Index,
+    IndexKind, KeyAttrs, KeyCondition, Operation, Order, Projection, Scope, SortCondition, SortOp, Tenant,
+    TenantKind, TABLE,
 };
 pub use schema::json_schema;
 pub use settings::{Billing, StreamView, TableSettings};

@@ -315,6 +315,10 @@ pub struct Field {
     /// Stored type; unknown when omitted.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub ty: Option<FieldType>,
+    /// Typical size in bytes of a string or binary value, for realistic sample items
+    /// (`design validate`); 12 when omitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
 }
 
 impl Field {
@@ -364,6 +368,18 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
+/// How many items of an entity type there are: `n` in total, or `n` per item of the entity
+/// type `per` (`{n: 100, per: User}`: a hundred posts per user).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Count {
+    /// The number of items, in total or per parent.
+    pub n: u64,
+    /// The parent entity type; absent means `n` is a total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<String>,
+}
+
 /// One entity type (S3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -398,6 +414,9 @@ pub struct Entity {
     /// Example items for pictures: field name to value.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub samples: Vec<BTreeMap<String, String>>,
+    /// Cardinality hint: how many items there are, in total or per parent item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<Count>,
 }
 
 impl Entity {
@@ -503,6 +522,16 @@ pub struct KeyCondition {
     pub sk: Option<SortCondition>,
 }
 
+/// The order a query promises its items in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    /// Oldest (smallest) first: `ScanIndexForward: true`.
+    Ascending,
+    /// Newest (largest) first: `ScanIndexForward: false`.
+    Descending,
+}
+
 /// A named access pattern: one read or write the application performs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -526,6 +555,21 @@ pub struct AccessPattern {
     /// Attributes filtered on after the key condition.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub filter: Vec<String>,
+    /// The order the items come back in (queries).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<Order>,
+    /// The field `order` is by; the created stamp when omitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order_by: Option<String>,
+    /// Fields (or stored attributes) the pattern reads; every field of its entities when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reads: Vec<String>,
+    /// The largest number of items one execution may return (the maximum collection size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u64>,
+    /// Page size (`Limit`) of a query, or the items of one batch request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
 }
 
 /// A finding deliberately accepted: the rule id, what it is about, and why.
@@ -571,15 +615,23 @@ impl Design {
     }
 
     /// The parts that code declares, for comparing a built table with a file: field types,
-    /// samples and field lists beyond what code knows are dropped, and order is normalised.
+    /// samples, the hints only `design validate` reads (counts, sizes, orders, reads, sizes
+    /// of collections and pages) and field lists beyond what code knows are dropped, and order
+    /// is normalised.
     pub fn code_view(&self) -> Design {
         let mut d = self.clone();
         for e in &mut d.entities {
             e.samples.clear();
+            e.count = None;
             for f in &mut e.fields {
                 f.ty = None;
+                f.size = None;
             }
             e.fields.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+        for p in &mut d.access_patterns {
+            (p.order, p.order_by, p.max_items, p.limit) = (None, None, None, None);
+            p.reads.clear();
         }
         d.entities.sort_by(|a, b| a.name.cmp(&b.name));
         d.indexes.sort_by(|a, b| a.name.cmp(&b.name));

@@ -15,6 +15,11 @@ impl AccessPattern {
             scope: Scope::Tenant,
             collection: false,
             filter: Vec::new(),
+            order: None,
+            order_by: None,
+            reads: Vec::new(),
+            max_items: None,
+            limit: None,
         }
     }
 

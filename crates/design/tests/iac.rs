@@ -208,6 +208,7 @@ fn a_multi_attribute_key_on_a_number_field_declares_its_attribute_as_a_number() 
         name: "age".into(),
         attr: None,
         ty: Some(monotable_design::FieldType::Number),
+        size: None,
     });
     d.indexes.push(Index {
         name: "GSI3".into(),

@@ -93,6 +93,7 @@ fn mt004_a_low_cardinality_partition_key_is_reported() {
         name: "status".into(),
         attr: None,
         ty: Some(FieldType::Enum),
+        size: None,
     });
     assert_eq!(rules(&d), vec!["MT004"]);
 }
@@ -229,7 +230,7 @@ fn with_multi_key_index() -> Design {
         projection: Projection::All,
     });
     let post = d.entities.iter_mut().find(|e| e.name == "Post").unwrap();
-    post.fields.push(Field { name: "status".into(), attr: None, ty: Some(FieldType::String) });
+    post.fields.push(Field { name: "status".into(), attr: None, ty: Some(FieldType::String), size: None });
     post.fields.iter_mut().find(|f| f.name == "user_id").unwrap().attr = Some("userId".into());
     post.indexes.insert(
         "GSI2".into(),

@@ -96,6 +96,11 @@ fn pattern(table: &Table, e: &EntitySchema, p: &PatternSchema) -> AccessPattern 
         scope: if p.admin { Scope::Admin } else { Scope::Tenant },
         collection: false,
         filter: p.filter.iter().map(|f| f.to_string()).collect(),
+        order: None,
+        order_by: None,
+        reads: Vec::new(),
+        max_items: None,
+        limit: None,
     }
 }
 
@@ -119,7 +124,12 @@ fn entity(table: &Table, e: &EntitySchema) -> Entity {
         fields: e
             .fields
             .iter()
-            .map(|f| Field { name: f.name.into(), attr: (f.attr != f.name).then(|| f.attr.into()), ty: f.ty })
+            .map(|f| Field {
+                name: f.name.into(),
+                attr: (f.attr != f.name).then(|| f.attr.into()),
+                ty: f.ty,
+                size: None,
+            })
             .collect(),
         unique: e.unique.iter().map(|f| f.name.to_string()).collect(),
         ttl: e.ttl_attr.map(field_of),
@@ -130,6 +140,7 @@ fn entity(table: &Table, e: &EntitySchema) -> Entity {
         }),
         stamps: true,
         samples: Vec::new(),
+        count: None,
     }
 }
 

@@ -7,6 +7,7 @@ mod iac;
 mod live;
 mod new;
 mod show;
+mod validate;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -34,6 +35,9 @@ enum DesignCommand {
     Apply(apply::ApplyArgs),
     /// Show how a live table differs from the design (exit 2 on drift).
     Diff(diff::DiffArgs),
+    /// Run every access pattern on generated sample items in the embedded engine; exits
+    /// non-zero when one fails.
+    Validate(validate::ValidateArgs),
 }
 
 /// Runs `monotable design`.
@@ -45,6 +49,7 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
         DesignCommand::Show(a) => show::run(a),
         DesignCommand::Apply(a) => apply::run(a),
         DesignCommand::Diff(a) => diff::run(a),
+        DesignCommand::Validate(a) => validate::run(a),
     }
 }
 

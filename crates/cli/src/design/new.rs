@@ -26,7 +26,7 @@ pub struct NewArgs {
 }
 
 fn field(name: &str) -> Field {
-    Field { name: name.into(), attr: None, ty: Some(FieldType::String) }
+    Field { name: name.into(), attr: None, ty: Some(FieldType::String), size: None }
 }
 
 pub fn run(args: NewArgs) -> anyhow::Result<()> {
@@ -42,6 +42,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         tenant: Some(Tenant { field: "org_id".into(), kind: TenantKind::Org }),
         stamps: true,
         samples: Vec::new(),
+        count: None,
     };
     let design = Design {
         version: 1,
