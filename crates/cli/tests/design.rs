@@ -62,3 +62,43 @@ fn validate_runs_every_pattern_of_an_example_as_text_and_json_and_exits_non_zero
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("FAIL list-posts") && text.contains("error[MV007]"), "{text}");
 }
+
+/// Each example crate checks in its traffic file and the estimate `design cost` gives for it;
+/// the estimate is regenerated with `MONOTABLE_DESIGN_UPDATE=1`.
+#[test]
+fn cost_of_each_example_is_its_checked_in_estimate_and_json_has_the_same_totals() {
+    for example in ["example-users", "example-orgs"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(example);
+        let (design, traffic) = (dir.join("design.yaml"), dir.join("traffic.yaml"));
+        let args = ["design", "cost", design.to_str().unwrap(), "--traffic", traffic.to_str().unwrap()];
+        let out = monotable(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let path = dir.join("cost.txt");
+        if std::env::var_os("MONOTABLE_DESIGN_UPDATE").is_some() {
+            std::fs::write(&path, &text).unwrap();
+        }
+        assert_eq!(
+            text,
+            std::fs::read_to_string(&path).unwrap(),
+            "{example}: rerun with MONOTABLE_DESIGN_UPDATE=1"
+        );
+
+        let out = monotable(&[&args[..], &["--format", "json"]].concat());
+        let estimate: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let total = estimate["on_demand"]["total_usd"].as_f64().unwrap();
+        let shown = format!("${total:.2}");
+        let line = text.lines().find(|l| l.starts_with("Total")).unwrap();
+        assert!(line.contains(&shown), "{example}: {line} vs {shown}");
+    }
+}
+
+#[test]
+fn cost_names_the_patterns_a_traffic_file_has_that_the_design_lacks() {
+    let traffic = std::env::temp_dir().join(format!("monotable-design-traffic-{}.yaml", std::process::id()));
+    std::fs::write(&traffic, "patterns:\n  get-usr: {per_second: 1}\n").unwrap();
+    let out = monotable(&["design", "cost", EXAMPLE_USERS, "--traffic", traffic.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("get-usr"), "{stderr}");
+}

@@ -2,6 +2,7 @@
 
 mod apply;
 mod check;
+mod cost;
 mod diff;
 mod iac;
 mod live;
@@ -38,6 +39,9 @@ enum DesignCommand {
     /// Run every access pattern on generated sample items in the embedded engine; exits
     /// non-zero when one fails.
     Validate(validate::ValidateArgs),
+    /// A month's bill, on-demand and provisioned, from the capacity measured on sample items
+    /// and a traffic file.
+    Cost(cost::CostArgs),
 }
 
 /// Runs `monotable design`.
@@ -50,6 +54,7 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
         DesignCommand::Apply(a) => apply::run(a),
         DesignCommand::Diff(a) => diff::run(a),
         DesignCommand::Validate(a) => validate::run(a),
+        DesignCommand::Cost(a) => cost::run(a),
     }
 }
 
