@@ -302,3 +302,28 @@ fn mt011_a_gsi_key_that_only_joins_fields_could_be_a_multi_attribute_key() {
     );
     assert!(!rules(&d).contains(&"MT011"), "{:?}", check(&d));
 }
+
+#[test]
+fn mt010_a_unique_field_the_entity_does_not_have_is_reported() {
+    let mut d = clean();
+    d.entities[0].unique.push("email".into());
+    assert_eq!(check(&d), vec![], "`email` is a field of User");
+    d.entities[0].unique.push("emial".into());
+    let found = check(&d);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].rule, found[0].subject.as_str()), ("MT010", "User"));
+    assert!(found[0].message.contains("unique field `emial`"), "{found:?}");
+}
+
+#[test]
+fn mt010_a_ttl_field_the_entity_does_not_have_is_reported() {
+    let mut d = clean();
+    d.entities[1].fields.push(Field { name: "expires".into(), attr: None, ty: Some(FieldType::Number) });
+    d.entities[1].ttl = Some("expires".into());
+    assert_eq!(check(&d), vec![]);
+    d.entities[1].ttl = Some("expiry".into());
+    let found = check(&d);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].rule, found[0].subject.as_str()), ("MT010", "Post"));
+    assert!(found[0].message.contains("ttl field `expiry`"), "{found:?}");
+}

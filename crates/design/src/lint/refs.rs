@@ -2,7 +2,7 @@
 
 use super::finding;
 use crate::lint::Finding;
-use crate::model::{Design, IndexKind, TABLE};
+use crate::model::{Design, Entity, IndexKind, TABLE};
 use crate::template::Template;
 
 const HINT: &str = "declare the entity, index or field, or fix the name";
@@ -54,6 +54,7 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
                 }
             }
         }
+        field_roles(e, out);
         if let Some(t) = &e.tenant {
             let in_pk = Template::parse(&e.pk).map(|p| p.vars().any(|v| v == t.field)).unwrap_or(false);
             if !in_pk {
@@ -84,6 +85,25 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
                     HINT,
                 ));
             }
+        }
+    }
+}
+
+/// The fields an entity gives a role by name (`unique`, `ttl`) must be among its `fields`. As
+/// for templates, an entity that lists no fields is not checked: its fields are not declared.
+fn field_roles(e: &Entity, out: &mut Vec<Finding>) {
+    if e.fields.is_empty() {
+        return;
+    }
+    let roles = e.unique.iter().map(|f| ("unique", f)).chain(e.ttl.iter().map(|f| ("ttl", f)));
+    for (role, name) in roles {
+        if e.field(name).is_none() {
+            out.push(finding(
+                "MT010",
+                &e.name,
+                format!("{role} field `{name}` is not a field of `{}`", e.name),
+                "declare the field under `fields`, or fix the name",
+            ));
         }
     }
 }
