@@ -303,27 +303,36 @@ fn mt011_a_gsi_key_that_only_joins_fields_could_be_a_multi_attribute_key() {
     assert!(!rules(&d).contains(&"MT011"), "{:?}", check(&d));
 }
 
+/// Asserts that `d` has exactly one finding, of `rule` about `subject`, whose message says `says`.
+#[track_caller]
+fn only(d: &Design, rule: &str, subject: &str, says: &str) {
+    let found = check(d);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].rule, found[0].subject.as_str()), (rule, subject), "{found:?}");
+    assert!(found[0].message.contains(says), "{found:?}");
+}
+
 #[test]
 fn mt010_a_unique_field_the_entity_does_not_have_is_reported() {
     let mut d = clean();
     d.entities[0].unique.push("email".into());
     assert_eq!(check(&d), vec![], "`email` is a field of User");
     d.entities[0].unique.push("emial".into());
-    let found = check(&d);
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!((found[0].rule, found[0].subject.as_str()), ("MT010", "User"));
-    assert!(found[0].message.contains("unique field `emial`"), "{found:?}");
+    only(&d, "MT010", "User", "unique field `emial`");
 }
 
 #[test]
-fn mt010_a_ttl_field_the_entity_does_not_have_is_reported() {
-    let mut d = clean();
-    d.entities[1].fields.push(Field { name: "expires".into(), attr: None, ty: Some(FieldType::Number) });
-    d.entities[1].ttl = Some("expires".into());
-    assert_eq!(check(&d), vec![]);
-    d.entities[1].ttl = Some("expiry".into());
-    let found = check(&d);
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!((found[0].rule, found[0].subject.as_str()), ("MT010", "Post"));
-    assert!(found[0].message.contains("ttl field `expiry`"), "{found:?}");
+fn mt010_a_ttl_or_version_field_the_entity_does_not_have_is_reported() {
+    for role in ["ttl", "version"] {
+        let set = |d: &mut Design, field: &str| {
+            let post = &mut d.entities[1];
+            *(if role == "ttl" { &mut post.ttl } else { &mut post.version_field }) = Some(field.into());
+        };
+        let mut d = clean();
+        d.entities[1].fields.push(Field { name: "n".into(), attr: None, ty: Some(FieldType::Number) });
+        set(&mut d, "n");
+        assert_eq!(check(&d), vec![], "{role}");
+        set(&mut d, "m");
+        only(&d, "MT010", "Post", &format!("{role} field `m`"));
+    }
 }

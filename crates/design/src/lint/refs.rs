@@ -89,13 +89,16 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
     }
 }
 
-/// The fields an entity gives a role by name (`unique`, `ttl`) must be among its `fields`. As
+/// The fields an entity gives a role by name (`unique`, `ttl`, `version_field`) must be among
+/// its `fields`. As
 /// for templates, an entity that lists no fields is not checked: its fields are not declared.
 fn field_roles(e: &Entity, out: &mut Vec<Finding>) {
     if e.fields.is_empty() {
         return;
     }
-    let roles = e.unique.iter().map(|f| ("unique", f)).chain(e.ttl.iter().map(|f| ("ttl", f)));
+    let roles = e.unique.iter().map(|f| ("unique", f));
+    let roles = roles.chain(e.ttl.iter().map(|f| ("ttl", f)));
+    let roles = roles.chain(e.version_field.iter().map(|f| ("version", f)));
     for (role, name) in roles {
         if e.field(name).is_none() {
             out.push(finding(
