@@ -336,3 +336,14 @@ fn mt010_a_ttl_or_version_field_the_entity_does_not_have_is_reported() {
         only(&d, "MT010", "Post", &format!("{role} field `m`"));
     }
 }
+
+#[test]
+fn mt012_a_tenant_scoped_pattern_on_an_entity_without_a_tenant_is_reported() {
+    let mut d = clean();
+    d.entities[1].tenant = None;
+    only(&d, "MT012", "list-posts", "`Post` has no tenant field");
+    // The same listing for administrators only is what such an entity allows (S14).
+    let list = d.access_patterns.iter_mut().find(|p| p.name == "list-posts").unwrap();
+    list.scope = monotable_design::Scope::Admin;
+    assert_eq!(check(&d), vec![]);
+}

@@ -53,6 +53,7 @@ pub const RULES: &[(&str, Severity, &str)] = &[
     ("MT009", Severity::Warning, "filter on a key attribute instead of a key condition"),
     ("MT010", Severity::Error, "reference to an unknown entity, index, field or malformed template"),
     ("MT011", Severity::Warning, "GSI key only joins fields: a multi-attribute key would hold them"),
+    ("MT012", Severity::Error, "tenant-scoped access pattern on an entity without a tenant (S12, S14)"),
 ];
 
 pub(crate) fn finding(rule: &'static str, subject: &str, message: String, hint: &str) -> Finding {

@@ -1,9 +1,10 @@
-//! Access patterns against indexes: MT001 (index serving no pattern, S7), MT002 (pattern no
-//! key serves, S9), MT009 (filter on a key attribute).
+//! Access patterns against indexes and entities: MT001 (index serving no pattern, S7), MT002
+//! (pattern no key serves, S9), MT009 (filter on a key attribute), MT012 (tenant-scoped pattern
+//! on an entity without a tenant, S12, S14).
 
 use super::finding;
 use crate::lint::Finding;
-use crate::model::{AccessPattern, Design, Operation, SortOp, TABLE};
+use crate::model::{AccessPattern, Design, Operation, Scope, SortOp, TABLE};
 use crate::template::Template;
 
 pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
@@ -27,6 +28,23 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
             ));
         }
         filter_on_key(d, p, out);
+        tenant_scope(d, p, out);
+    }
+}
+
+/// A tenant-scoped pattern runs in a scope that fills in the tenant field (S12): an entity
+/// without one is reachable only by administrators (S14).
+fn tenant_scope(d: &Design, p: &AccessPattern, out: &mut Vec<Finding>) {
+    if p.scope != Scope::Tenant {
+        return;
+    }
+    for e in p.entities.iter().filter_map(|name| d.entity(name)).filter(|e| e.tenant.is_none()) {
+        out.push(finding(
+            "MT012",
+            &p.name,
+            format!("`{}` is tenant-scoped, but `{}` has no tenant field", p.name, e.name),
+            &format!("give `{}` a `tenant` (S12), or make `{}` `scope: admin` (S14)", e.name, p.name),
+        ));
     }
 }
 
