@@ -347,3 +347,35 @@ fn mt012_a_tenant_scoped_pattern_on_an_entity_without_a_tenant_is_reported() {
     list.scope = monotable_design::Scope::Admin;
     assert_eq!(check(&d), vec![]);
 }
+
+#[test]
+fn mt010_a_malformed_template_is_one_finding_at_the_column_where_it_breaks() {
+    for (template, column, says) in [
+        ("USER#{user_id", 6, "unclosed `{`"),
+        ("USER#{}", 6, "empty placeholder"),
+        ("USER#{user_id}X", 15, "followed by `#` or the end"),
+        ("USER#{us{er_id}", 9, "nested"),
+        ("USER}#{user_id}", 5, "`}` without `{`"),
+    ] {
+        let mut d = clean();
+        d.entities[0].pk = template.into();
+        let found = check(&d);
+        assert_eq!(found.len(), 1, "{template}: {found:?}");
+        assert_eq!((found[0].rule, found[0].subject.as_str()), ("MT010", "User"), "{found:?}");
+        let message = &found[0].message;
+        assert!(
+            message.contains(&format!("column {column}")) && message.contains(says),
+            "{template}: {message}"
+        );
+    }
+}
+
+#[test]
+fn mt010_a_malformed_pattern_template_is_one_finding_and_no_missing_key() {
+    let mut d = clean();
+    d.access_patterns[1].key.as_mut().unwrap().pk = "USER#{user_id".into();
+    only(&d, "MT010", "list-posts", "column 6");
+    let mut d = clean();
+    d.access_patterns[1].key.as_mut().unwrap().sk.as_mut().unwrap().value = "POST#{}".into();
+    only(&d, "MT010", "list-posts", "column 6");
+}

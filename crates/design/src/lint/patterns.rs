@@ -54,11 +54,19 @@ fn unserved(d: &Design, p: &AccessPattern) -> Option<String> {
     if p.entities.is_empty() {
         return Some("it names no entity type".into());
     }
+    // A template that does not parse is MT010's alone: no judgement is made on it.
+    let parses = |t: Option<&str>| t.is_none_or(|t| Template::parse(t).is_ok());
+    if !parses(Some(&key.pk)) || !parses(key.sk.as_ref().map(|c| c.value.as_str())) {
+        return None;
+    }
     for name in &p.entities {
         let e = d.entity(name)?;
         let Some((pk, sk)) = d.entity_keys(e, &p.index) else {
             return Some(format!("`{name}` has no key on `{}`", p.index));
         };
+        if !parses(Some(pk)) || !parses(sk) {
+            return None;
+        }
         if pk != key.pk {
             return Some(format!("`{name}` is keyed `{pk}` on `{}`, not `{}`", p.index, key.pk));
         }
