@@ -379,3 +379,60 @@ fn mt010_a_malformed_pattern_template_is_one_finding_and_no_missing_key() {
     d.access_patterns[1].key.as_mut().unwrap().sk.as_mut().unwrap().value = "POST#{}".into();
     only(&d, "MT010", "list-posts", "column 6");
 }
+
+/// The hint of the only finding of `rule` in `d`.
+#[track_caller]
+fn hint(d: &Design, rule: &str) -> String {
+    let found: Vec<_> = check(d).into_iter().filter(|f| f.rule == rule).collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    found[0].hint.clone()
+}
+
+#[test]
+fn mt004_the_sharding_hint_names_the_partition_template_at_fault() {
+    let mut d = clean();
+    d.accept.clear();
+    d.entities[0].indexes.get_mut("GSI1").unwrap().pk = Some("ORDERS".into());
+    d.access_patterns[2].key.as_mut().unwrap().pk = "ORDERS".into();
+    let h = hint(&d, "MT004");
+    assert!(h.contains("`ORDERS#{shard}`") && !h.contains("USERS"), "{h}");
+    let mut d = clean();
+    d.entities[1].fields.push(Field { name: "status".into(), attr: None, ty: Some(FieldType::Enum) });
+    d.entities[1].indexes.insert(
+        "GSI1".into(),
+        EntityIndexKey { pk: Some("STATUS#{status}".into()), sk: Some("POST#{post_id}".into()) },
+    );
+    let h = hint(&d, "MT004");
+    assert!(h.contains("`STATUS#{status}#{shard}`"), "{h}");
+}
+
+#[test]
+fn mt003_and_mt005_hints_name_the_entity_types_and_their_sort_keys() {
+    let mut d = clean();
+    d.entities[1].sk = "PROFILE#{post_id}".into();
+    d.access_patterns.retain(|p| p.name != "list-posts");
+    let h = hint(&d, "MT003");
+    assert!(h.contains("`User`") && h.contains("`Post`") && h.contains("`PROFILE`"), "{h}");
+    assert!(!h.contains("POST#`"), "{h}");
+    let mut d = clean();
+    d.entities[1].sk = "PROFILE".into();
+    d.access_patterns.retain(|p| p.name != "list-posts");
+    let h = hint(&d, "MT003");
+    assert!(h.contains("`USER#…`") && h.contains("`POST#…`"), "{h}");
+    let mut d = clean();
+    d.entities[1].sk = "{post_id}".into();
+    d.access_patterns.retain(|p| p.name != "list-posts");
+    assert!(hint(&d, "MT005").contains("`POST#{post_id}`"));
+}
+
+#[test]
+fn mt006_and_mt010_hints_name_the_tables_preset_and_the_entitys_fields() {
+    let mut d = clean();
+    d.conventions.sk = "sk".into();
+    let h = hint(&d, "MT006");
+    assert!(h.starts_with("`PK` chooses the upper preset"), "{h}");
+    let mut d = with_multi_key_index();
+    let post = d.entities.iter_mut().find(|e| e.name == "Post").unwrap();
+    post.indexes.get_mut("GSI2").unwrap().pk = Some("{status}#{user_id}".into());
+    assert!(hint(&d, "MT010").contains("`{user_id}#{status}`"));
+}
