@@ -1,4 +1,5 @@
-//! One test per lint rule: a design that triggers it and one that does not.
+//! Tests per lint rule, named after it (`mt004_…`): designs that trigger it and the nearest that
+//! do not (`every_rule_has_a_test_named_after_it` keeps that true for every id in `RULES`).
 
 use monotable_design::{
     check, AccessPattern, Design, EntityIndexKey, Field, FieldType, Index, IndexKind, KeyAttrs, Projection,
@@ -163,9 +164,13 @@ fn mt009_filtering_on_a_key_attribute_is_reported() {
     let mut d = clean();
     d.access_patterns[1].filter.push("post_id".into());
     assert_eq!(rules(&d), vec!["MT009"]);
+}
+
+#[test]
+fn mt009_filtering_on_a_non_key_attribute_is_not_reported() {
     let mut d = clean();
     d.access_patterns[1].filter.push("title".into());
-    assert_eq!(rules(&d), Vec::<&str>::new());
+    assert_eq!(check(&d), vec![]);
 }
 
 #[test]
@@ -294,6 +299,13 @@ fn mt011_a_gsi_key_that_only_joins_fields_could_be_a_multi_attribute_key() {
     user.indexes.get_mut("GSI1").unwrap().sk = Some("USER#{user_id}#{email}".into());
     let found = check(&d);
     assert!(found.iter().any(|f| f.rule == "MT011" && f.subject == "User.GSI1"), "{found:?}");
+}
+
+#[test]
+fn mt011_a_gsi_key_that_joins_fields_on_a_shared_index_is_not_reported() {
+    let mut d = clean();
+    let user = d.entities.iter_mut().find(|e| e.name == "User").unwrap();
+    user.indexes.get_mut("GSI1").unwrap().sk = Some("USER#{user_id}#{email}".into());
     // Shared by another entity type, the index needs its type prefixes: no finding.
     let post = d.entities.iter_mut().find(|e| e.name == "Post").unwrap();
     post.indexes.insert(
@@ -342,6 +354,12 @@ fn mt012_a_tenant_scoped_pattern_on_an_entity_without_a_tenant_is_reported() {
     let mut d = clean();
     d.entities[1].tenant = None;
     only(&d, "MT012", "list-posts", "`Post` has no tenant field");
+}
+
+#[test]
+fn mt012_an_admin_pattern_on_an_entity_without_a_tenant_is_not_reported() {
+    let mut d = clean();
+    d.entities[1].tenant = None;
     // The same listing for administrators only is what such an entity allows (S14).
     let list = d.access_patterns.iter_mut().find(|p| p.name == "list-posts").unwrap();
     list.scope = monotable_design::Scope::Admin;
@@ -435,4 +453,132 @@ fn mt006_and_mt010_hints_name_the_tables_preset_and_the_entitys_fields() {
     let post = d.entities.iter_mut().find(|e| e.name == "Post").unwrap();
     post.indexes.get_mut("GSI2").unwrap().pk = Some("{status}#{user_id}".into());
     assert!(hint(&d, "MT010").contains("`{user_id}#{status}`"));
+}
+
+// What each rule lets pass: the nearest design that must not trigger it.
+
+#[test]
+fn mt001_an_index_one_pattern_queries_is_not_reported() {
+    let mut d = clean();
+    d.indexes.push(Index {
+        name: "GSI2".into(),
+        kind: IndexKind::Gsi,
+        pk: Some("GSI2PK".into()),
+        sk: "GSI2SK".into(),
+        projection: Projection::KeysOnly,
+    });
+    d.entities[0]
+        .indexes
+        .insert("GSI2".into(), EntityIndexKey { pk: Some("EMAIL#{email}".into()), sk: Some("USER".into()) });
+    assert_eq!(rules(&d), vec!["MT001"]);
+    d.access_patterns.push(AccessPattern::query("user-by-email", "GSI2", "EMAIL#{email}").of("User").admin());
+    assert_eq!(check(&d), vec![]);
+}
+
+#[test]
+fn mt002_patterns_whose_key_an_entity_template_serves_are_not_reported() {
+    let mut d = clean();
+    d.access_patterns.push(AccessPattern::get("get-post", "Post", "USER#{user_id}", "POST#{post_id}"));
+    d.access_patterns.push(
+        AccessPattern::query("posts-after", TABLE, "USER#{user_id}")
+            .of("Post")
+            .sort(SortOp::Gt, "POST#{post_id}"),
+    );
+    d.access_patterns.push(AccessPattern::write(
+        "delete-post",
+        monotable_design::Operation::Delete,
+        "Post",
+        "USER#{user_id}",
+        "POST#{post_id}",
+    ));
+    assert_eq!(check(&d), vec![]);
+}
+
+#[test]
+fn mt003_types_sharing_a_partition_under_distinct_prefixes_are_not_reported() {
+    let mut d = clean();
+    let mut comment = d.entities[1].clone();
+    comment.name = "Comment".into();
+    comment.sk = "COMMENT#{post_id}#{comment_id}".into();
+    comment.fields.push(Field { name: "comment_id".into(), attr: None, ty: Some(FieldType::String) });
+    d.entities.push(comment);
+    d.access_patterns.push(
+        AccessPattern::query("list-comments", TABLE, "USER#{user_id}")
+            .of("Comment")
+            .sort(SortOp::BeginsWith, "COMMENT#"),
+    );
+    assert_eq!(check(&d), vec![]);
+}
+
+#[test]
+fn mt004_a_low_cardinality_field_beside_a_high_cardinality_one_is_not_reported() {
+    let mut d = clean();
+    d.entities[1].fields.push(Field { name: "status".into(), attr: None, ty: Some(FieldType::Enum) });
+    d.entities[1].indexes.insert(
+        "GSI1".into(),
+        EntityIndexKey { pk: Some("STATUS#{status}#{user_id}".into()), sk: Some("POST#{post_id}".into()) },
+    );
+    assert_eq!(check(&d), vec![]);
+}
+
+#[test]
+fn mt005_a_multi_attribute_sort_key_needs_no_type_prefix() {
+    let d = with_multi_key_index();
+    let post = d.entity("Post").unwrap();
+    assert_eq!(post.indexes["GSI2"].sk.as_deref(), Some("{title}"));
+    assert_eq!(check(&d), vec![]);
+}
+
+#[test]
+fn mt006_the_lower_preset_used_throughout_is_not_reported() {
+    let mut d = clean();
+    d.conventions = monotable_design::Conventions::lower();
+    d.indexes[0] =
+        Index { name: "gsi1".into(), pk: Some("gsi1pk".into()), sk: "gsi1sk".into(), ..d.indexes[0].clone() };
+    let renamed = d.entities[0].indexes.remove("GSI1").unwrap();
+    d.entities[0].indexes.insert("gsi1".into(), renamed);
+    d.access_patterns[2].index = "gsi1".into();
+    d.accept[0].subject = "User.gsi1".into();
+    assert_eq!(check(&d), vec![]);
+}
+
+#[test]
+fn mt007_a_table_without_a_ttl_attribute_is_not_missing_a_stamp() {
+    let mut d = clean();
+    d.conventions.ttl = None;
+    assert_eq!(check(&d), vec![]);
+}
+
+#[test]
+fn mt008_designs_at_the_dynamodb_limits_are_not_reported() {
+    let mut d = clean();
+    // 1024 literal bytes: the longest sort key a template may guarantee.
+    d.entities[1].sk = format!("POST#{}#{{post_id}}", "X".repeat(1024 - "POST##".len()));
+    d.indexes[0].projection = Projection::Include((0..100).map(|i| format!("a{i}")).collect());
+    d.indexes[0].name = format!("G{}", "I".repeat(254));
+    let renamed = d.entities[0].indexes.remove("GSI1").unwrap();
+    d.entities[0].indexes.insert(d.indexes[0].name.clone(), renamed);
+    d.access_patterns[2].index = d.indexes[0].name.clone();
+    d.accept[0].subject = format!("User.{}", d.indexes[0].name);
+    d.access_patterns.retain(|p| p.name != "list-posts");
+    assert_eq!(check(&d), vec![]);
+    d.indexes[0].name.push('I');
+    assert!(rules(&d).contains(&"MT008"), "256 characters");
+}
+
+#[test]
+fn mt010_templates_of_an_entity_that_lists_no_fields_are_not_checked_for_fields() {
+    let mut d = clean();
+    d.entities[1].fields.clear();
+    d.entities[1].unique.push("slug".into());
+    assert_eq!(check(&d), vec![]);
+}
+
+#[test]
+fn every_rule_has_a_test_named_after_it() {
+    let tests = include_str!("lint.rs");
+    for (id, _, _) in monotable_design::RULES {
+        let prefix = format!("fn {}_", id.to_ascii_lowercase());
+        assert!(tests.matches(&prefix).count() >= 2, "{id}: a design that triggers it and one that does not");
+    }
 }
