@@ -126,3 +126,20 @@ fn new_refuses_to_write_the_design_where_its_schema_goes() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("where the schema goes"));
     assert!(!path.exists());
 }
+
+#[test]
+fn check_reports_a_malformed_template_once_at_the_column_where_it_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("design.yaml");
+    assert!(monotable(&["design", "new", "-o", path.to_str().unwrap()]).status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replacen("  sk: RECORD#{id}\n", "  sk: RECORD#{id\n", 1)).unwrap();
+    let out = monotable(&["design", "check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("error[MT010] Record: key template `RECORD#{id`: unclosed `{` at column 8"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 error(s), 0 warning(s)"), "{stdout}");
+}
