@@ -3,6 +3,10 @@
 //!
 //! Invariant: rule ids never change meaning; a retired rule's id is not reused. A finding
 //! whose `(rule, subject)` the document lists under `accept` is dropped.
+//!
+//! Invariant: a key template that does not parse is one MT010 finding (`refs`, with the column
+//! where it breaks) and nothing else: every other check skips a template it cannot parse, or
+//! makes no judgement that depends on one.
 
 mod conventions;
 mod keys;
