@@ -39,6 +39,7 @@ fn every_output_option_is_dash_o_or_dash_dash_output_and_never_dash_dash_out() {
         &["design", "new", "--help"],
         &["design", "iac", "--help"],
         &["design", "show", "--help"],
+        &["design", "schema", "--help"],
     ] {
         let text = help(args);
         assert!(text.contains("-o, --output <OUTPUT>"), "{args:?}:\n{text}");

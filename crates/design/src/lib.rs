@@ -32,4 +32,4 @@ pub use model::{
 };
 pub use schema::json_schema;
 pub use settings::{Billing, StreamView, TableSettings};
-pub use template::{Part, Template};
+pub use template::{Part, Template, TemplateError, TemplateFault};

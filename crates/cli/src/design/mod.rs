@@ -7,6 +7,7 @@ mod diff;
 mod iac;
 mod live;
 mod new;
+mod schema;
 mod show;
 mod validate;
 
@@ -25,6 +26,8 @@ pub struct DesignArgs {
 enum DesignCommand {
     /// Scaffold a design file (YAML) for a team that designs before coding.
     New(new::NewArgs),
+    /// Print the design file's JSON Schema, for editor completion.
+    Schema(schema::SchemaArgs),
     /// Lint a design: findings with rule ids; exits non-zero on errors.
     Check(check::CheckArgs),
     /// Generate CloudFormation or Terraform with a least-privilege IAM policy.
@@ -48,6 +51,7 @@ enum DesignCommand {
 pub fn run(args: DesignArgs) -> anyhow::Result<()> {
     match args.command {
         DesignCommand::New(a) => new::run(a),
+        DesignCommand::Schema(a) => schema::run(a),
         DesignCommand::Check(a) => check::run(a),
         DesignCommand::Iac(a) => iac::run(a),
         DesignCommand::Show(a) => show::run(a),

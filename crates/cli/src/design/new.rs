@@ -1,7 +1,9 @@
-//! `monotable design new [-o/--output FILE]`: a starting design that checks clean.
+//! `monotable design new [-o/--output FILE]`: a starting design that checks clean, with its
+//! JSON Schema written beside it so an editor completes and validates it without network.
 
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::Args;
 use monotable_design::{
     AccessPattern, Conventions, Design, Entity, Field, FieldType, Operation, SortOp, Tenant, TenantKind,
@@ -20,10 +22,15 @@ pub struct NewArgs {
     /// Model name; the table is `<app>-<stage>-<model>`.
     #[arg(long, default_value = "main")]
     model: String,
-    /// Write here instead of standard output.
+    /// Write here instead of standard output, and the JSON Schema to `design.schema.json`
+    /// in the same directory.
     #[arg(short = 'o', long)]
     output: Option<PathBuf>,
 }
+
+/// The schema's file name, beside the design. yaml-language-server resolves a relative
+/// `$schema` path against the directory of the YAML file.
+const SCHEMA_FILE: &str = "design.schema.json";
 
 fn field(name: &str) -> Field {
     Field { name: name.into(), attr: None, ty: Some(FieldType::String), size: None }
@@ -65,9 +72,19 @@ pub fn run(args: NewArgs) -> anyhow::Result<()> {
         ],
         accept: Vec::new(),
     };
-    let text = format!(
-        "# yaml-language-server: $schema=https://example.invalid/monotable/design.schema.json\n{}",
-        design.to_yaml()
-    );
-    super::emit(args.output.as_deref(), &text)
+    let mut header = format!("# yaml-language-server: $schema=./{SCHEMA_FILE}\n");
+    match &args.output {
+        Some(path) => {
+            if path.file_name().is_some_and(|n| n == SCHEMA_FILE) {
+                anyhow::bail!("{SCHEMA_FILE} is where the schema goes; name the design otherwise");
+            }
+            let schema = path.with_file_name(SCHEMA_FILE);
+            std::fs::write(&schema, monotable_design::json_schema())
+                .with_context(|| format!("writing {}", schema.display()))?;
+        }
+        None => header.push_str(&format!(
+            "# For editor completion, write the schema beside this file: monotable design schema -o {SCHEMA_FILE}\n"
+        )),
+    }
+    super::emit(args.output.as_deref(), &format!("{header}{}", design.to_yaml()))
 }

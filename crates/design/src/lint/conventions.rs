@@ -19,8 +19,13 @@ fn all_lower(s: &str) -> bool {
 pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
     let c = &d.conventions;
     let upper = upper_initial(&c.pk);
-    let hint = "choose one preset (upper: PK, SK, EntityType, GSI1PK, CreatedAt; lower: pk, sk, entityType, gsi1pk, createdOn) and use it throughout";
-    let mut mixed = |what: String| out.push(finding("MT006", "conventions", what, hint));
+    let preset = if upper {
+        "upper preset (PK, SK, EntityType, GSI1PK, CreatedAt)"
+    } else {
+        "lower preset (pk, sk, entityType, gsi1pk, createdOn)"
+    };
+    let hint = format!("`{}` chooses the {preset}: use it throughout", c.pk);
+    let mut mixed = |what: String| out.push(finding("MT006", "conventions", what, &hint));
     if upper_initial(&c.sk) != upper || upper_initial(&c.entity_type) != upper {
         mixed(format!("`{}`, `{}` and `{}` mix the upper and lower presets", c.pk, c.sk, c.entity_type));
     }

@@ -17,7 +17,7 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
     overlaps(d, out);
     for e in &d.entities {
         hot(e, &e.name, &e.pk, out);
-        prefix(&e.name, &e.sk, out);
+        prefix(e, &e.name, &e.sk, out);
         for (index, k) in &e.indexes {
             let subject = format!("{}.{index}", e.name);
             if let Some(pk) = &k.pk {
@@ -26,7 +26,7 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
             // A multi-attribute sort key holds the fields' own values: no room for a prefix.
             let multi = d.index(index).is_some_and(|i| i.is_multi_key());
             if let Some(sk) = k.sk.as_ref().filter(|_| !multi) {
-                prefix(&subject, sk, out);
+                prefix(e, &subject, sk, out);
             }
         }
     }
@@ -61,11 +61,20 @@ fn overlaps(d: &Design, out: &mut Vec<Finding>) {
                         "`{}` ({} / {}) and `{}` ({} / {}) can produce the same key",
                         a.name, a.pk, a.sk, b.name, b.pk, b.sk
                     ),
-                    "give each entity type its own literal sort-key prefix",
+                    &format!(
+                        "give `{}` and `{}` each its own literal sort-key prefix, such as `{}…` and `{}…`",
+                        a.name,
+                        b.name,
+                        type_prefix(a),
+                        type_prefix(b)
+                    ),
                 ));
-            } else if prefix_reaches(&ask.literal_prefix(), &bsk.parts)
-                || prefix_reaches(&bsk.literal_prefix(), &ask.parts)
-            {
+            } else {
+                // Which type's prefix begins the other's sort keys.
+                let reaching = [(a, ask, b, bsk), (b, bsk, a, ask)]
+                    .into_iter()
+                    .find(|(_, from, _, to)| prefix_reaches(&from.literal_prefix(), &to.parts));
+                let Some((short, from, long, _)) = reaching else { continue };
                 out.push(finding(
                     "MT003",
                     &subject,
@@ -73,7 +82,14 @@ fn overlaps(d: &Design, out: &mut Vec<Finding>) {
                         "the sort-key prefixes of `{}` (`{}`) and `{}` (`{}`) overlap in a shared partition",
                         a.name, a.sk, b.name, b.sk
                     ),
-                    "end each type prefix with `#` (e.g. `POST#`), so listing one type cannot return another",
+                    &format!(
+                        "`{}`'s prefix `{}` begins `{}`'s sort key `{}`: give each type a prefix ending in `#` \
+                         that no other type's sort key begins with, so listing one type cannot return another",
+                        short.name,
+                        from.literal_prefix(),
+                        long.name,
+                        long.sk
+                    ),
                 ));
             }
         }
@@ -94,23 +110,34 @@ fn hot(e: &Entity, subject: &str, pk: &str, out: &mut Vec<Finding>) {
     } else {
         return;
     };
+    let sharded = if pk.ends_with('#') { format!("{pk}{{shard}}") } else { format!("{pk}#{{shard}}") };
     out.push(finding(
         "MT004",
         subject,
         why,
-        "add a high-cardinality variable; or shard writes (`USERS#{shard}` with a fixed shard count, query all shards); \
-         or use a sparse index that holds only the items the listing needs; or accept it with a reason under `accept`",
+        &format!(
+            "add a high-cardinality variable; or shard writes (`{sharded}` with a fixed shard count, query all shards); \
+             or use a sparse index that holds only the items the listing needs; or accept it with a reason under `accept`"
+        ),
     ));
 }
 
-fn prefix(subject: &str, sk: &str, out: &mut Vec<Finding>) {
+/// The type prefix a hint suggests for `e`: its name in capitals and `#` (`Post` → `POST#`).
+fn type_prefix(e: &Entity) -> String {
+    format!("{}#", e.name.to_uppercase())
+}
+
+fn prefix(e: &Entity, subject: &str, sk: &str, out: &mut Vec<Finding>) {
     let Ok(t) = Template::parse(sk) else { return };
     if t.literal_prefix().is_empty() {
         out.push(finding(
             "MT005",
             subject,
             format!("sort key `{sk}` of `{subject}` starts with a value, not a type prefix"),
-            "start the sort key with a literal type prefix such as `POST#`, so begins_with lists one type",
+            &format!(
+                "start the sort key with a literal type prefix, such as `{}{sk}`, so begins_with lists one type",
+                type_prefix(e)
+            ),
         ));
     }
 }

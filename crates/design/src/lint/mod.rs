@@ -3,6 +3,10 @@
 //!
 //! Invariant: rule ids never change meaning; a retired rule's id is not reused. A finding
 //! whose `(rule, subject)` the document lists under `accept` is dropped.
+//!
+//! Invariant: a key template that does not parse is one MT010 finding (`refs`, with the column
+//! where it breaks) and nothing else: every other check skips a template it cannot parse, or
+//! makes no judgement that depends on one.
 
 mod conventions;
 mod keys;
@@ -53,6 +57,7 @@ pub const RULES: &[(&str, Severity, &str)] = &[
     ("MT009", Severity::Warning, "filter on a key attribute instead of a key condition"),
     ("MT010", Severity::Error, "reference to an unknown entity, index, field or malformed template"),
     ("MT011", Severity::Warning, "GSI key only joins fields: a multi-attribute key would hold them"),
+    ("MT012", Severity::Error, "tenant-scoped access pattern on an entity without a tenant (S12, S14)"),
 ];
 
 pub(crate) fn finding(rule: &'static str, subject: &str, message: String, hint: &str) -> Finding {

@@ -58,13 +58,25 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
             for (attrs, template) in parts {
                 let (Some(attrs), Some(template)) = (attrs, template) else { continue };
                 if let Some(why) = mismatch(e, attrs, template) {
+                    // The fields stored under the attributes (a field named as the attribute
+                    // when none is).
+                    let fields: Vec<String> = attrs
+                        .names()
+                        .iter()
+                        .map(|a| {
+                            format!("{{{}}}", e.fields.iter().find(|f| f.attr() == a).map_or(a, |f| &f.name))
+                        })
+                        .collect();
                     out.push(finding(
                         "MT010",
                         &format!("{}.{name}", e.name),
                         format!(
                             "`{template}` cannot fill the multi-attribute key ({attrs}) of `{name}`: {why}"
                         ),
-                        "list the fields stored under the index's attributes, in key order: `{a}#{b}`",
+                        &format!(
+                            "list the fields stored under the index's attributes, in key order: `{}`",
+                            fields.join("#")
+                        ),
                     ));
                 }
             }

@@ -1,9 +1,10 @@
-//! Access patterns against indexes: MT001 (index serving no pattern, S7), MT002 (pattern no
-//! key serves, S9), MT009 (filter on a key attribute).
+//! Access patterns against indexes and entities: MT001 (index serving no pattern, S7), MT002
+//! (pattern no key serves, S9), MT009 (filter on a key attribute), MT012 (tenant-scoped pattern
+//! on an entity without a tenant, S12, S14).
 
 use super::finding;
 use crate::lint::Finding;
-use crate::model::{AccessPattern, Design, Operation, SortOp, TABLE};
+use crate::model::{AccessPattern, Design, Operation, Scope, SortOp, TABLE};
 use crate::template::Template;
 
 pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
@@ -27,6 +28,23 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
             ));
         }
         filter_on_key(d, p, out);
+        tenant_scope(d, p, out);
+    }
+}
+
+/// A tenant-scoped pattern runs in a scope that fills in the tenant field (S12): an entity
+/// without one is reachable only by administrators (S14).
+fn tenant_scope(d: &Design, p: &AccessPattern, out: &mut Vec<Finding>) {
+    if p.scope != Scope::Tenant {
+        return;
+    }
+    for e in p.entities.iter().filter_map(|name| d.entity(name)).filter(|e| e.tenant.is_none()) {
+        out.push(finding(
+            "MT012",
+            &p.name,
+            format!("`{}` is tenant-scoped, but `{}` has no tenant field", p.name, e.name),
+            &format!("give `{}` a `tenant` (S12), or make `{}` `scope: admin` (S14)", e.name, p.name),
+        ));
     }
 }
 
@@ -36,11 +54,19 @@ fn unserved(d: &Design, p: &AccessPattern) -> Option<String> {
     if p.entities.is_empty() {
         return Some("it names no entity type".into());
     }
+    // A template that does not parse is MT010's alone: no judgement is made on it.
+    let parses = |t: Option<&str>| t.is_none_or(|t| Template::parse(t).is_ok());
+    if !parses(Some(&key.pk)) || !parses(key.sk.as_ref().map(|c| c.value.as_str())) {
+        return None;
+    }
     for name in &p.entities {
         let e = d.entity(name)?;
         let Some((pk, sk)) = d.entity_keys(e, &p.index) else {
             return Some(format!("`{name}` has no key on `{}`", p.index));
         };
+        if !parses(Some(pk)) || !parses(sk) {
+            return None;
+        }
         if pk != key.pk {
             return Some(format!("`{name}` is keyed `{pk}` on `{}`, not `{}`", p.index, key.pk));
         }

@@ -2,8 +2,8 @@
 
 use super::finding;
 use crate::lint::Finding;
-use crate::model::{Design, IndexKind, TABLE};
-use crate::template::Template;
+use crate::model::{Design, Entity, IndexKind, TABLE};
+use crate::template::{Template, TemplateError};
 
 const HINT: &str = "declare the entity, index or field, or fix the name";
 
@@ -31,12 +31,7 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
         }
         for t in templates {
             match Template::parse(t) {
-                Err(err) => out.push(finding(
-                    "MT010",
-                    &e.name,
-                    err.to_string(),
-                    "write literals and `{field}` placeholders separated by `#`",
-                )),
+                Err(err) => malformed(&e.name, err, out),
                 Ok(t) => {
                     for v in t.vars() {
                         if !e.fields.is_empty() && e.field(v).is_none() {
@@ -54,9 +49,10 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
                 }
             }
         }
-        if let Some(t) = &e.tenant {
-            let in_pk = Template::parse(&e.pk).map(|p| p.vars().any(|v| v == t.field)).unwrap_or(false);
-            if !in_pk {
+        field_roles(e, out);
+        // A partition key that does not parse is reported above, and only there.
+        if let (Some(t), Ok(pk)) = (&e.tenant, Template::parse(&e.pk)) {
+            if !pk.vars().any(|v| v == t.field) {
                 out.push(finding(
                     "MT010",
                     &e.name,
@@ -67,6 +63,12 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
         }
     }
     for p in &d.access_patterns {
+        let key = p.key.iter().flat_map(|k| [Some(&k.pk), k.sk.as_ref().map(|c| &c.value)]);
+        for t in key.flatten() {
+            if let Err(err) = Template::parse(t) {
+                malformed(&p.name, err, out);
+            }
+        }
         if p.index != TABLE && d.index(&p.index).is_none() {
             out.push(finding(
                 "MT010",
@@ -84,6 +86,39 @@ pub(super) fn check(d: &Design, out: &mut Vec<Finding>) {
                     HINT,
                 ));
             }
+        }
+    }
+}
+
+/// One finding per malformed template, saying where it breaks; every other check skips a
+/// template that does not parse, so nothing else is reported because of it.
+fn malformed(subject: &str, err: TemplateError, out: &mut Vec<Finding>) {
+    out.push(finding(
+        "MT010",
+        subject,
+        err.to_string(),
+        "write literals and `{field}` placeholders, each placeholder followed by `#` or the end",
+    ));
+}
+
+/// The fields an entity gives a role by name (`unique`, `ttl`, `version_field`) must be among
+/// its `fields`. As
+/// for templates, an entity that lists no fields is not checked: its fields are not declared.
+fn field_roles(e: &Entity, out: &mut Vec<Finding>) {
+    if e.fields.is_empty() {
+        return;
+    }
+    let roles = e.unique.iter().map(|f| ("unique", f));
+    let roles = roles.chain(e.ttl.iter().map(|f| ("ttl", f)));
+    let roles = roles.chain(e.version_field.iter().map(|f| ("version", f)));
+    for (role, name) in roles {
+        if e.field(name).is_none() {
+            out.push(finding(
+                "MT010",
+                &e.name,
+                format!("{role} field `{name}` is not a field of `{}`", e.name),
+                "declare the field under `fields`, or fix the name",
+            ));
         }
     }
 }

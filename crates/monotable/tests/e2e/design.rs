@@ -284,3 +284,40 @@ async fn field_types_the_code_decides_are_compared_with_the_design_file() {
     fields.iter_mut().find(|f| f.name == "total_cents").unwrap().ty = Some(FieldType::String);
     assert_eq!(file.type_mismatches(&code), ["ShopOrder.total_cents: design string, code number"]);
 }
+
+/// The message `assert_matches_file(table, path)` panics with, or `None` if it passes.
+fn drift_message(table: &Table, path: &std::path::Path) -> Option<String> {
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        monotable::design::assert_matches_file(table, path)
+    }));
+    let payload = caught.err()?;
+    Some(payload.downcast_ref::<String>().cloned().unwrap_or_default())
+}
+
+#[tokio::test]
+async fn a_design_file_that_differs_in_one_field_fails_naming_only_that_field() {
+    let t = build_with(builder().entity::<ShopOrder>()).await.unwrap();
+    let path = std::env::temp_dir().join(format!("{}.yaml", unique_name("drift")));
+    let yaml = t.design().to_yaml();
+    std::fs::write(&path, &yaml).unwrap();
+    assert_eq!(drift_message(&t, &path), None, "the code's own design matches");
+    let drifted = yaml.replacen("sk: ORDER#{order_id}\n", "sk: PURCHASE#{order_id}\n", 1);
+    assert_ne!(drifted, yaml);
+    std::fs::write(&path, drifted).unwrap();
+    let message = drift_message(&t, &path).expect("a drifted file fails");
+    assert!(message.contains("entities[ShopOrder].sk"), "{message}");
+    assert!(message.contains("PURCHASE#{order_id}") && message.contains("ORDER#{order_id}"), "{message}");
+    // Nothing that agrees is printed: not the conventions, the index, the other key or a pattern.
+    for same in ["createdOn", "gsi1", "SHOP#{shop_id}", "recent-orders", "totalCents"] {
+        assert!(!message.contains(same), "{same} in:\n{message}");
+    }
+    assert!(message.lines().count() <= 3, "{message}");
+    // What only one side has is named, with its value.
+    let mut file = t.design();
+    file.access_patterns.retain(|p| p.name != "recent-orders");
+    std::fs::write(&path, file.to_yaml()).unwrap();
+    let message = drift_message(&t, &path).expect("a missing pattern fails");
+    assert!(message.contains("access_patterns[recent-orders]: file absent, code {"), "{message}");
+    assert!(!message.contains("get-order"), "{message}");
+    std::fs::remove_file(&path).unwrap();
+}
