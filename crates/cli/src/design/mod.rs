@@ -25,7 +25,7 @@ enum DesignCommand {
     New(new::NewArgs),
     /// Lint a design: findings with rule ids; exits non-zero on errors.
     Check(check::CheckArgs),
-    /// Generate CloudFormation or Terraform with a least-privilege IAM policy.
+    /// Generate CloudFormation, Terraform, Pulumi or CDK with a least-privilege IAM policy.
     Iac(iac::IacArgs),
     /// Show the access-pattern table (Markdown) or the aggregate view (SVG, HTML).
     Show(show::ShowArgs),
