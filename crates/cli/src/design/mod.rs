@@ -3,7 +3,9 @@
 mod apply;
 mod check;
 mod diff;
+mod export;
 mod iac;
+mod import;
 mod live;
 mod new;
 mod show;
@@ -34,6 +36,10 @@ enum DesignCommand {
     Apply(apply::ApplyArgs),
     /// Show how a live table differs from the design (exit 2 on drift).
     Diff(diff::DiffArgs),
+    /// Convert NoSQL Workbench, OneTable or AWS data-model JSON into a design.
+    Import(import::ImportArgs),
+    /// Write a design as a NoSQL Workbench data model.
+    Export(export::ExportArgs),
 }
 
 /// Runs `monotable design`.
@@ -45,6 +51,8 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
         DesignCommand::Show(a) => show::run(a),
         DesignCommand::Apply(a) => apply::run(a),
         DesignCommand::Diff(a) => diff::run(a),
+        DesignCommand::Import(a) => import::run(a),
+        DesignCommand::Export(a) => export::run(a),
     }
 }
 
