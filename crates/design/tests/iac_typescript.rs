@@ -1,8 +1,9 @@
 //! The Pulumi and CDK output of the example designs, checked against the real npm packages:
 //! `tsc --strict` over both (with `@pulumi/aws`, `@pulumi/pulumi`, `aws-cdk-lib` at the exact
-//! versions of `tests/iac-node/package-lock.json`), the CDK app synthesized offline by
-//! `aws-cdk-lib` itself, its template through cfn-lint, and compared with our CloudFormation
-//! resource by resource. `npm ci` in `tests/iac-node` installs the packages (`.ci/run` does);
+//! versions of `tests/iac-node/package-lock.json`), the Pulumi program run under
+//! `@pulumi/pulumi`'s mocks and its resources compared with our CloudFormation, the CDK app
+//! synthesized offline by `aws-cdk-lib` itself, its template through cfn-lint, and compared
+//! with our CloudFormation resource by resource. `npm ci` in `tests/iac-node` installs the packages (`.ci/run` does);
 //! without them the checks are skipped loudly, and fail when `CI` is set.
 
 use std::collections::BTreeMap;
@@ -59,6 +60,27 @@ fn run(cmd: &mut Command) -> String {
     text
 }
 
+/// Runs a compiled Pulumi program under `@pulumi/pulumi`'s mocks (no engine, no cloud) with
+/// config `stage` = argv[3]; prints the stack outputs and every resource's inputs as JSON. A
+/// mocked resource's `arn` is `arn:aws:mock:<name>`.
+const MOCK_RUN: &str = r#"const pulumi = require("@pulumi/pulumi");
+const resources = [];
+pulumi.runtime.setAllConfig({ "project:stage": process.argv[3] });
+pulumi.runtime.setMocks({
+  newResource: (args) => {
+    resources.push({ type: args.type, name: args.name, inputs: args.inputs });
+    return { id: `${args.name}-id`, state: { ...args.inputs, arn: `arn:aws:mock:${args.name}` } };
+  },
+  call: (args) => args.inputs,
+}, "project", "stack", false);
+const program = require(require("path").resolve(process.argv[2]));
+const settle = (o) => new Promise((resolve) => o.apply(resolve));
+Promise.all([settle(program.tableName), settle(program.servicePolicyArn)]).then(async (outputs) => {
+  await new Promise((r) => setTimeout(r, 200));
+  console.log(JSON.stringify({ outputs, resources }));
+});
+"#;
+
 /// Writes every design's Pulumi program and CDK project, type-checks them all in one `tsc`
 /// run and synthesizes each CDK app: the synthesized template per design.
 fn synthesized() -> Option<&'static BTreeMap<String, Value>> {
@@ -84,6 +106,7 @@ fn synthesized() -> Option<&'static BTreeMap<String, Value>> {
             "moduleResolution": "node", "skipLibCheck": true, "types": ["node"], "outDir": "dist", "rootDir": "."},
             "include": ["*/pulumi/*.ts", "*/cdk/**/*.ts"]});
         std::fs::write(dir.join("tsconfig.json"), tsconfig.to_string()).unwrap();
+        std::fs::write(dir.join("mock-run.js"), MOCK_RUN).unwrap();
         run(Command::new("node").arg("node_modules/typescript/bin/tsc").args(["-p", "."]).current_dir(&dir));
         let mut out = BTreeMap::new();
         for (name, d) in designs() {
@@ -221,4 +244,130 @@ fn pulumi_program_carries_billing_stream_tags_and_a_multi_attribute_key() {
     ] {
         assert!(p.contains(want), "missing {want:?} in:\n{p}");
     }
+}
+
+/// A Pulumi output that was still an `Output` when its resource registered reads back as a
+/// map of a signature key and `value`.
+fn resolved(v: &Value) -> Value {
+    match v {
+        Value::Object(m) if m.contains_key("value") && m.len() == 2 => resolved(&m["value"]),
+        Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), resolved(v))).collect(),
+        Value::Array(a) => a.iter().map(resolved).collect(),
+        other => other.clone(),
+    }
+}
+
+/// An `aws.dynamodb.Table`'s inputs in CloudFormation's property shape, for comparing with
+/// the CloudFormation output (names: `@pulumi/aws` v7, `aws.dynamodb.Table`).
+fn pulumi_table_as_cloudformation(t: &Value) -> Value {
+    let key = |h: &Value, r: &Value| json!([{"AttributeName": h, "KeyType": "HASH"}, {"AttributeName": r, "KeyType": "RANGE"}]);
+    let projection = |i: &Value| match i.get("nonKeyAttributes") {
+        Some(a) => json!({"ProjectionType": i["projectionType"], "NonKeyAttributes": a}),
+        None => json!({"ProjectionType": i["projectionType"]}),
+    };
+    let throughput =
+        |i: &Value| json!({"ReadCapacityUnits": i["readCapacity"], "WriteCapacityUnits": i["writeCapacity"]});
+    let mut p = json!({
+        "TableName": t["name"],
+        "BillingMode": t["billingMode"],
+        "AttributeDefinitions": t["attributes"].as_array().unwrap().iter()
+            .map(|a| json!({"AttributeName": a["name"], "AttributeType": a["type"]})).collect::<Vec<_>>(),
+        "KeySchema": key(&t["hashKey"], &t["rangeKey"]),
+        "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": t["pointInTimeRecovery"]["enabled"]},
+        "DeletionProtectionEnabled": t["deletionProtectionEnabled"],
+    });
+    if t.get("readCapacity").is_some() {
+        p["ProvisionedThroughput"] = throughput(t);
+    }
+    if let Some(gsis) = t.get("globalSecondaryIndexes").and_then(Value::as_array) {
+        let list: Vec<Value> = gsis
+            .iter()
+            .map(|i| {
+                let schema = match i.get("keySchemas") {
+                    Some(k) => k
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|e| json!({"AttributeName": e["attributeName"], "KeyType": e["keyType"]}))
+                        .collect(),
+                    None => key(&i["hashKey"], &i["rangeKey"]),
+                };
+                let mut g = json!({"IndexName": i["name"], "KeySchema": schema, "Projection": projection(i)});
+                if i.get("readCapacity").is_some() {
+                    g["ProvisionedThroughput"] = throughput(i);
+                }
+                g
+            })
+            .collect();
+        p["GlobalSecondaryIndexes"] = json!(list);
+    }
+    if let Some(lsis) = t.get("localSecondaryIndexes").and_then(Value::as_array) {
+        let list: Vec<Value> = lsis
+            .iter()
+            .map(|i| {
+                json!({"IndexName": i["name"],
+            "KeySchema": key(&t["hashKey"], &i["rangeKey"]), "Projection": projection(i)})
+            })
+            .collect();
+        p["LocalSecondaryIndexes"] = json!(list);
+    }
+    if let Some(ttl) = t.get("ttl") {
+        p["TimeToLiveSpecification"] =
+            json!({"AttributeName": ttl["attributeName"], "Enabled": ttl["enabled"]});
+    }
+    if t.get("streamEnabled") == Some(&json!(true)) {
+        p["StreamSpecification"] = json!({"StreamViewType": t["streamViewType"]});
+    }
+    if let Some(tags) = t.get("tags").and_then(Value::as_object) {
+        p["Tags"] = tags.iter().map(|(k, v)| json!({"Key": k, "Value": v})).collect();
+    }
+    p
+}
+
+#[test]
+fn the_pulumi_program_runs_under_mocks_with_the_stage_from_config_and_our_cloudformation_substance() {
+    if synthesized().is_none() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("iac-typescript");
+    for (name, d) in designs() {
+        let out = run(Command::new("node")
+            .args(["mock-run.js", &format!("dist/{name}/pulumi/index.js"), "prod"])
+            .current_dir(&dir));
+        let run: Value = resolved(&serde_json::from_str(out.lines().last().unwrap()).unwrap());
+        let by_type: BTreeMap<&str, &Value> = run["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["type"].as_str().unwrap(), &r["inputs"]))
+            .collect();
+        let types: Vec<&str> = by_type.keys().copied().collect();
+        assert_eq!(
+            types,
+            ["aws:dynamodb/table:Table", "aws:iam/policy:Policy", "aws:ssm/parameter:Parameter"],
+            "{name}"
+        );
+        assert_eq!(run["outputs"], json!([d.table_name("prod"), "arn:aws:mock:service"]), "{name}");
+        // The table: CloudFormation's properties with the stage resolved to the config's.
+        let mut want = iac::cloudformation(&d)["Resources"]["Table"]["Properties"].clone();
+        want["TableName"] = json!(d.table_name("prod"));
+        assert_eq!(pulumi_table_as_cloudformation(by_type["aws:dynamodb/table:Table"]), want, "{name}");
+        let parameter = by_type["aws:ssm/parameter:Parameter"];
+        assert_eq!(parameter["name"], json!(format!("/{}/prod/{}/{}-table-name", d.app, d.unit, d.model)));
+        assert_eq!(parameter["value"], json!(d.table_name("prod")));
+        // The policy: the same statements, on the mocked table's ARN.
+        let table = || json!("arn:aws:mock:table");
+        let index = |i: &str| json!(format!("arn:aws:mock:table/index/{i}"));
+        let doc = iac::iam::policy(&d, &iac::iam::Arns { table: &table, index: &index });
+        let policy = by_type["aws:iam/policy:Policy"];
+        assert_eq!(serde_json::from_str::<Value>(policy["policy"].as_str().unwrap()).unwrap(), doc, "{name}");
+    }
+    // A stage outside ^[a-z0-9-]+$ stops the program before any resource.
+    let bad = Command::new("node")
+        .args(["mock-run.js", "dist/users/pulumi/index.js", "Prod Stage"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("must match ^[a-z0-9-]+$"));
 }

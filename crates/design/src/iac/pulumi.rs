@@ -4,7 +4,7 @@
 //! Property names are the `@pulumi/aws` v7 ones (`aws.dynamodb.Table`'s `hashKey`,
 //! `globalSecondaryIndexes[].keySchemas` for a multi-attribute key, `ttl`,
 //! `pointInTimeRecovery`); `crates/design/tests/iac_typescript.rs` type-checks the output
-//! against the package with `tsc --strict`.
+//! against the package with `tsc --strict` and runs it under Pulumi's mocks.
 
 use std::fmt::Write;
 
