@@ -201,6 +201,9 @@ fn exporting_a_design_notes_each_thing_a_workbench_model_cannot_hold() {
     );
     assert_eq!(facets[0]["TableData"][0]["PK"], json!({"S": "USER#alice"}));
     assert_eq!(facets[0]["TableData"][0]["userId"], json!({"S": "alice"}));
+    // Samples carry their GSI keys, for Workbench's GSI view.
+    assert_eq!(facets[0]["TableData"][0]["GSI1PK"], json!({"S": "EMAIL#alice@example.com"}));
+    assert_eq!(facets[0]["TableData"][0]["GSI2SK"], json!({"S": "USER#alice"}));
 }
 
 #[test]

@@ -291,6 +291,22 @@ pub fn to_workbench(d: &Design) -> (String, Vec<String>) {
                         item.insert(key.clone(), json!({"S": v}));
                     }
                 }
+                // The keys on exported GSIs, so that Workbench shows the items in its GSI view.
+                for (name, keys) in &e.indexes {
+                    let Some(i) = d.index(name).filter(|i| i.kind == IndexKind::Gsi && !i.is_multi_key())
+                    else {
+                        continue;
+                    };
+                    let parts = [
+                        (keys.pk.as_ref(), i.pk.as_ref().map(ToString::to_string)),
+                        (keys.sk.as_ref(), Some(i.sk.to_string())),
+                    ];
+                    for (template, attr) in parts {
+                        if let (Some(v), Some(attr)) = (template.and_then(|t| render(t, s)), attr) {
+                            item.insert(attr, json!({"S": v}));
+                        }
+                    }
+                }
                 item.insert(c.entity_type.clone(), json!({"S": e.name}));
                 for f in &e.fields {
                     if let Some(v) = s.get(&f.name) {
@@ -304,7 +320,7 @@ pub fn to_workbench(d: &Design) -> (String, Vec<String>) {
             "TableData": data, "NonKeyAttributes": names}));
         for (index, _) in e.indexes.iter().filter(|(i, _)| d.index(i).is_some()) {
             notes.push(format!(
-                "entity {}: its key templates on {index} not carried (a facet has only the table's keys)",
+                "entity {}: its key templates on {index} not carried, only the keys of its samples (a facet has only the table's keys)",
                 e.name
             ));
         }
