@@ -100,3 +100,27 @@ pub(crate) fn pascal(name: &str) -> String {
 pub(crate) fn kebab(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_literal_escapes_backticks_backslashes_and_interpolations_of_the_text() {
+        let t = template("a`b\\c${d}-\u{2}-e", "\u{2}", "stage");
+        assert_eq!(t, "`a\\`b\\\\c\\${d}-${stage}-e`");
+    }
+
+    #[test]
+    fn keys_are_bare_only_when_they_are_identifiers() {
+        let v = serde_json::json!({"ok_1": 1, "ForAllValues:StringLike": 2, "9lives": 3});
+        assert_eq!(render(&v, 0), "{\n  \"9lives\": 3,\n  \"ForAllValues:StringLike\": 2,\n  ok_1: 1,\n}");
+    }
+
+    #[test]
+    fn names_become_identifiers_and_file_names() {
+        assert_eq!(pascal("user-profiles"), "UserProfiles");
+        assert_eq!(pascal("2fa"), "T2fa");
+        assert_eq!(kebab("My_Model"), "my-model");
+    }
+}
