@@ -342,7 +342,12 @@ fn mt010_a_ttl_or_version_field_the_entity_does_not_have_is_reported() {
             *(if role == "ttl" { &mut post.ttl } else { &mut post.version_field }) = Some(field.into());
         };
         let mut d = clean();
-        d.entities[1].fields.push(Field { name: "n".into(), attr: None, ty: Some(FieldType::Number) });
+        d.entities[1].fields.push(Field {
+            name: "n".into(),
+            attr: None,
+            ty: Some(FieldType::Number),
+            size: None,
+        });
         set(&mut d, "n");
         assert_eq!(check(&d), vec![], "{role}");
         set(&mut d, "m");
@@ -416,7 +421,12 @@ fn mt004_the_sharding_hint_names_the_partition_template_at_fault() {
     let h = hint(&d, "MT004");
     assert!(h.contains("`ORDERS#{shard}`") && !h.contains("USERS"), "{h}");
     let mut d = clean();
-    d.entities[1].fields.push(Field { name: "status".into(), attr: None, ty: Some(FieldType::Enum) });
+    d.entities[1].fields.push(Field {
+        name: "status".into(),
+        attr: None,
+        ty: Some(FieldType::Enum),
+        size: None,
+    });
     d.entities[1].indexes.insert(
         "GSI1".into(),
         EntityIndexKey { pk: Some("STATUS#{status}".into()), sk: Some("POST#{post_id}".into()) },
@@ -501,7 +511,12 @@ fn mt003_types_sharing_a_partition_under_distinct_prefixes_are_not_reported() {
     let mut comment = d.entities[1].clone();
     comment.name = "Comment".into();
     comment.sk = "COMMENT#{post_id}#{comment_id}".into();
-    comment.fields.push(Field { name: "comment_id".into(), attr: None, ty: Some(FieldType::String) });
+    comment.fields.push(Field {
+        name: "comment_id".into(),
+        attr: None,
+        ty: Some(FieldType::String),
+        size: None,
+    });
     d.entities.push(comment);
     d.access_patterns.push(
         AccessPattern::query("list-comments", TABLE, "USER#{user_id}")
@@ -514,7 +529,12 @@ fn mt003_types_sharing_a_partition_under_distinct_prefixes_are_not_reported() {
 #[test]
 fn mt004_a_low_cardinality_field_beside_a_high_cardinality_one_is_not_reported() {
     let mut d = clean();
-    d.entities[1].fields.push(Field { name: "status".into(), attr: None, ty: Some(FieldType::Enum) });
+    d.entities[1].fields.push(Field {
+        name: "status".into(),
+        attr: None,
+        ty: Some(FieldType::Enum),
+        size: None,
+    });
     d.entities[1].indexes.insert(
         "GSI1".into(),
         EntityIndexKey { pk: Some("STATUS#{status}#{user_id}".into()), sk: Some("POST#{post_id}".into()) },

@@ -4,7 +4,9 @@ mod apply;
 mod check;
 mod cost;
 mod diff;
+mod export;
 mod iac;
+mod import;
 mod live;
 mod new;
 mod schema;
@@ -30,7 +32,7 @@ enum DesignCommand {
     Schema(schema::SchemaArgs),
     /// Lint a design: findings with rule ids; exits non-zero on errors.
     Check(check::CheckArgs),
-    /// Generate CloudFormation or Terraform with a least-privilege IAM policy.
+    /// Generate CloudFormation, Terraform, Pulumi or CDK with a least-privilege IAM policy.
     Iac(iac::IacArgs),
     /// Show the access-pattern table (Markdown) or the aggregate view (SVG, HTML).
     Show(show::ShowArgs),
@@ -45,6 +47,10 @@ enum DesignCommand {
     /// A month's bill, on-demand and provisioned, from the capacity measured on sample items
     /// and a traffic file.
     Cost(cost::CostArgs),
+    /// Convert NoSQL Workbench, OneTable or AWS data-model JSON into a design.
+    Import(import::ImportArgs),
+    /// Write a design as a NoSQL Workbench data model.
+    Export(export::ExportArgs),
 }
 
 /// Runs `monotable design`.
@@ -59,6 +65,8 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
         DesignCommand::Diff(a) => diff::run(a),
         DesignCommand::Validate(a) => validate::run(a),
         DesignCommand::Cost(a) => cost::run(a),
+        DesignCommand::Import(a) => import::run(a),
+        DesignCommand::Export(a) => export::run(a),
     }
 }
 

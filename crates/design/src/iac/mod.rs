@@ -1,13 +1,18 @@
-//! Infrastructure as code from a design (S19, S22): CloudFormation (JSON or YAML) and
-//! Terraform, each with a stage parameter, the table (keys, indexes, TTL, on-demand billing,
+//! Infrastructure as code from a design (S19, S22): CloudFormation (JSON or YAML),
+//! Terraform, a Pulumi program and a CDK construct (both TypeScript), each with a stage parameter, the table (keys, indexes, TTL, on-demand billing,
 //! point-in-time recovery and deletion protection on), the SSM parameter publishing the name
 //! at `/<app>/<stage>/<unit>/<model>-table-name`, and the least-privilege IAM policy.
 
+mod cdk;
 mod cloudformation;
 pub mod iam;
+mod pulumi;
 mod terraform;
+mod ts;
 
+pub use cdk::cdk;
 pub use cloudformation::{cloudformation, cloudformation_yaml};
+pub use pulumi::pulumi;
 pub use terraform::terraform;
 
 use crate::model::{Design, IndexKind};

@@ -1,0 +1,150 @@
+//! A Pulumi program in TypeScript (`@pulumi/aws`): the table, the SSM parameter and the
+//! least-privilege policy that the CloudFormation template has, the stage from Pulumi config.
+//!
+//! Property names are the `@pulumi/aws` v7 ones (`aws.dynamodb.Table`'s `hashKey`,
+//! `globalSecondaryIndexes[].keySchemas` for a multi-attribute key, `ttl`,
+//! `pointInTimeRecovery`); `crates/design/tests/iac_typescript.rs` type-checks the output
+//! against the package with `tsc --strict` and runs it under Pulumi's mocks.
+
+use std::fmt::Write;
+
+use serde_json::{json, Map, Value};
+
+use super::iam::{policy, Arns};
+use super::ts::{self, expr};
+use super::{key_attribute_type, key_attributes, parameter_name, table_name};
+use crate::model::{Design, IndexKind, Projection};
+use crate::settings::Billing;
+
+/// Stands for the stage in names until they become template literals.
+const HOLE: &str = "\u{2}stage\u{2}";
+
+fn projection(p: &Projection, index: &mut Map<String, Value>) {
+    let (kind, attrs) = match p {
+        Projection::All => ("ALL", None),
+        Projection::KeysOnly => ("KEYS_ONLY", None),
+        Projection::Include(a) => ("INCLUDE", Some(a)),
+    };
+    index.insert("projectionType".into(), json!(kind));
+    if let Some(a) = attrs {
+        index.insert("nonKeyAttributes".into(), json!(a));
+    }
+}
+
+/// The `aws.dynamodb.Table` arguments.
+fn table_args(d: &Design) -> Value {
+    let c = &d.conventions;
+    let mut t = Map::new();
+    t.insert("name".into(), expr(ts::template(&table_name(d, HOLE), HOLE, "stage")));
+    let capacity = match d.table.billing {
+        Billing::OnDemand => {
+            t.insert("billingMode".into(), json!("PAY_PER_REQUEST"));
+            None
+        }
+        Billing::Provisioned { read, write } => {
+            t.insert("billingMode".into(), json!("PROVISIONED"));
+            t.insert("readCapacity".into(), json!(read));
+            t.insert("writeCapacity".into(), json!(write));
+            Some((read, write))
+        }
+    };
+    t.insert("hashKey".into(), json!(c.pk));
+    t.insert("rangeKey".into(), json!(c.sk));
+    let attributes: Vec<Value> =
+        key_attributes(d).iter().map(|a| json!({"name": a, "type": key_attribute_type(d, a)})).collect();
+    t.insert("attributes".into(), Value::Array(attributes));
+    let mut gsis = Vec::new();
+    let mut lsis = Vec::new();
+    for i in &d.indexes {
+        let mut index = Map::new();
+        index.insert("name".into(), json!(i.name));
+        match i.kind {
+            IndexKind::Gsi if i.is_multi_key() => {
+                // Every HASH element, then every RANGE element, as in CloudFormation.
+                let pk = i.pk.as_ref().map(|k| k.names()).unwrap_or_default();
+                let schema: Vec<Value> = pk
+                    .iter()
+                    .map(|a| json!({"attributeName": a, "keyType": "HASH"}))
+                    .chain(i.sk.names().iter().map(|a| json!({"attributeName": a, "keyType": "RANGE"})))
+                    .collect();
+                index.insert("keySchemas".into(), Value::Array(schema));
+            }
+            IndexKind::Gsi => {
+                let pk = i.pk.as_ref().map(ToString::to_string).unwrap_or_default();
+                index.insert("hashKey".into(), json!(pk));
+                index.insert("rangeKey".into(), json!(i.sk.to_string()));
+            }
+            IndexKind::Lsi => {
+                index.insert("rangeKey".into(), json!(i.sk.to_string()));
+            }
+        }
+        projection(&i.projection, &mut index);
+        if let (IndexKind::Gsi, Some((read, write))) = (i.kind, capacity) {
+            index.insert("readCapacity".into(), json!(read));
+            index.insert("writeCapacity".into(), json!(write));
+        }
+        match i.kind {
+            IndexKind::Gsi => gsis.push(Value::Object(index)),
+            IndexKind::Lsi => lsis.push(Value::Object(index)),
+        }
+    }
+    if !gsis.is_empty() {
+        t.insert("globalSecondaryIndexes".into(), Value::Array(gsis));
+    }
+    if !lsis.is_empty() {
+        t.insert("localSecondaryIndexes".into(), Value::Array(lsis));
+    }
+    if let Some(ttl) = &c.ttl {
+        t.insert("ttl".into(), json!({"attributeName": ttl, "enabled": true}));
+    }
+    t.insert("pointInTimeRecovery".into(), json!({"enabled": true}));
+    if let Some(view) = d.table.stream {
+        t.insert("streamEnabled".into(), json!(true));
+        t.insert("streamViewType".into(), json!(view.as_aws()));
+    }
+    t.insert("deletionProtectionEnabled".into(), json!(d.table.deletion_protection));
+    if !d.table.tags.is_empty() {
+        t.insert("tags".into(), json!(d.table.tags));
+    }
+    Value::Object(t)
+}
+
+/// The program (`index.ts` of a Pulumi project).
+pub fn pulumi(d: &Design) -> String {
+    let mut p = String::new();
+    let _ = writeln!(
+        p,
+        "// monotable design {}/{}/{}: table, name parameter (S19) and least-privilege policy.",
+        d.app, d.unit, d.model
+    );
+    p.push_str("// Generated by `monotable design iac --format pulumi`. The stage is `pulumi config set stage NAME` (dev if unset).\n");
+    p.push_str("import * as pulumi from \"@pulumi/pulumi\";\nimport * as aws from \"@pulumi/aws\";\n\n");
+    p.push_str("const config = new pulumi.Config();\n");
+    p.push_str(
+        "// Deployment stage, suffixing every name (S19).\nconst stage = config.get(\"stage\") ?? \"dev\";\n",
+    );
+    p.push_str("if (!/^[a-z0-9-]+$/.test(stage)) {\n  throw new Error(`stage ${JSON.stringify(stage)} must match ^[a-z0-9-]+$`);\n}\n\n");
+    p.push_str("// Retained when the stack is destroyed, as the CloudFormation template's DeletionPolicy.\n");
+    let _ = writeln!(
+        p,
+        "const table = new aws.dynamodb.Table(\"table\", {}, {{ retainOnDelete: true }});\n",
+        ts::render(&table_args(d), 0)
+    );
+    let parameter = json!({
+        "name": expr(ts::template(&parameter_name(d, HOLE), HOLE, "stage")),
+        "type": "String",
+        "value": expr("table.name"),
+    });
+    let _ = writeln!(p, "new aws.ssm.Parameter(\"table-name\", {});\n", ts::render(&parameter, 0));
+    let table = || expr("tableArn");
+    let index = |name: &str| expr(ts::template(&format!("{HOLE}/index/{name}"), HOLE, "tableArn"));
+    let doc = policy(d, &Arns { table: &table, index: &index });
+    let args = json!({
+        "name": expr(ts::template(&format!("{}-dynamodb", table_name(d, HOLE)), HOLE, "stage")),
+        "description": "Only the actions, table and indexes of the design's access patterns",
+        "policy": expr(format!("table.arn.apply((tableArn) =>\n    JSON.stringify({}),\n  )", ts::render(&doc, 2))),
+    });
+    let _ = writeln!(p, "const servicePolicy = new aws.iam.Policy(\"service\", {});\n", ts::render(&args, 0));
+    p.push_str("// Stack outputs.\nexport const tableName = table.name;\nexport const servicePolicyArn = servicePolicy.arn;\n");
+    p
+}
