@@ -5,7 +5,7 @@
 //! Invariant: imports point down only, dispatch → families → core. The core names no family,
 //! a family names no other family (front ends such as PartiQL run other operations through
 //! the public `Engine` handle), and nothing below names this file's items but the public
-//! `Engine`.
+//! `Engine`. `crates/engine/tests/layers.rs` checks it.
 
 mod core;
 mod ops;

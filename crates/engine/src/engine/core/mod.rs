@@ -2,7 +2,7 @@
 //! or read goes through. Operation families (`super::ops`) call down into it.
 //!
 //! Invariant: nothing here names an operation family or the dispatch (`engine/mod.rs`); code
-//! two families share lives here.
+//! two families share lives here. `crates/engine/tests/layers.rs` checks it.
 //!
 //! - [`write`]: the conditional single-item write (a prepared `Write` evaluated and committed
 //!   under its stripe lock, index entries and stream record staged with it by `Table::stage`).

@@ -3,9 +3,9 @@
 //! other operations (PartiQL, import/export) call them through the public
 //! [`Engine`](crate::Engine) handle, as a client would.
 //!
-//! Invariant: a file here names `super::core`, its own family and the public crate API only.
-//! A new operation goes into the family whose requests it shares; what two families need goes
-//! down into the core.
+//! Invariant: a file here names `super::core`, its own family and the public crate API only
+//! (`crates/engine/tests/layers.rs` checks it). A new operation goes into the family whose
+//! requests it shares; what two families need goes down into the core.
 
 pub(super) mod backup;
 pub(super) mod batch;
