@@ -4,8 +4,10 @@
 //! DynamoDB request/response shapes of [`api`] (which (de)serialise with DynamoDB's JSON
 //! member names). It knows nothing of HTTP. Layers, top to bottom:
 //!
-//! 1. **Operations** (`engine::*`): request validation in DynamoDB's order, expression parsing
-//!    through `monotable_expr`, legacy-parameter translation, capacity accounting.
+//! 1. **Operations** (`engine`): request validation in DynamoDB's order, expression parsing
+//!    through `monotable_expr`, legacy-parameter translation, capacity accounting. `Engine`
+//!    dispatches to operation families (`engine::ops`) built on a core (`engine::core`: the
+//!    shared state, the conditional single-item write, the read path) that names none of them.
 //! 2. **Tables** (`table`): the resolved schema (key attributes, indexes, projections), the
 //!    write path that derives index entries from an item, counters, and striped key locks.
 //! 3. **Storage** ([`storage`]): ordered byte-keyed keyspaces with atomic multi-keyspace

@@ -295,6 +295,14 @@ pub(crate) const MAX_PARTITION_KEY_BYTES: usize = 2048;
 /// The largest sort key value, in bytes (same source: 1 to 1024 bytes).
 pub(crate) const MAX_SORT_KEY_BYTES: usize = 1024;
 
+/// The most attributes each of a GSI's partition key and sort key may have (multi-attribute
+/// GSI keys; sources in `engine/ops/control/multi_key.rs`).
+pub(crate) const MAX_KEY_ATTRIBUTES: usize = 4;
+
+/// The most KeySchema elements a GSI may have (four HASH and four RANGE): the limit of a
+/// CreateTable/UpdateTable GSI key schema and of a Query's key conditions on a GSI.
+pub(crate) const MAX_GSI_KEY_ELEMENTS: usize = 2 * MAX_KEY_ATTRIBUTES;
+
 /// Key value rules: no empty strings or binary, 2048-byte partition keys, 1024-byte sort keys.
 fn check_key_value(name: &str, v: &AttributeValue, partition: bool) -> Result<(), Error> {
     let empty = match v {

@@ -1,5 +1,5 @@
 //! Reads of a secondary index that name attributes the index does not project (sources in
-//! `engine/index_projection.rs`: DynamoDB Local's `QueryFunction` and
+//! `engine/core/index_projection.rs`: DynamoDB Local's `QueryFunction` and
 //! `validateAttributesToGetAndProjExpr`, user reports of DynamoDB's message, and PartiQL suites
 //! recorded against DynamoDB).
 

@@ -1,74 +1,27 @@
-//! [`Engine`]: one method per DynamoDB operation, each implemented in a submodule by
-//! operation family.
+//! [`Engine`]: one method per DynamoDB operation, a thin dispatch onto the operation families
+//! (`ops/`), which call down into the core (`core/`): the shared state [`Inner`], the
+//! conditional single-item write, the read path and the helpers every family uses.
+//!
+//! Invariant: imports point down only, dispatch → families → core. The core names no family,
+//! a family names no other family (front ends such as PartiQL run other operations through
+//! the public `Engine` handle), and nothing below names this file's items but the public
+//! `Engine`. `crates/engine/tests/layers.rs` checks it.
 
-mod arn;
-mod backup;
-mod batch;
-mod capacity;
-mod control;
-mod get_ref;
-mod in_flight;
-mod index_projection;
-mod items;
-mod key_names;
-mod legacy;
-mod misc;
-mod multi_key;
-mod partiql;
-mod policy;
-mod read;
-mod read_budget;
-mod retired_streams;
-mod stream_control;
-mod streams;
-mod tags;
-mod throughput;
-mod tokens;
-mod transact;
-mod transact_checks;
-mod transact_get;
-mod transfer;
-mod update_table;
-mod util;
+mod core;
+mod ops;
 
-use std::collections::HashMap;
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-use parking_lot::{Mutex, RwLock};
-
-pub(crate) use arn::{arn_table_name, table_name_of};
-pub use in_flight::InFlightHook;
-pub use read_budget::{read_budget_exceeded, within_read_budget};
-pub use transfer::{DirectoryStore, ObjectStore, ObjectStoreError};
+pub(crate) use self::core::arn::arn_table_name;
+pub use self::core::bucket::{DirectoryStore, ObjectStore, ObjectStoreError};
+pub use self::core::in_flight::InFlightHook;
+pub use self::core::read_budget::{read_budget_exceeded, within_read_budget};
+use self::core::Inner;
+use self::ops::*;
 
 use crate::api::*;
 use crate::storage::{MemoryStorage, Namespaced, Storage};
-use crate::table::{Locks, Table};
 use crate::{Error, Location};
-
-/// The shared state behind every clone of an [`Engine`].
-pub(crate) struct Inner {
-    pub storage: Arc<dyn Storage>,
-    /// Keyed with foldhash (hashbrown's default, seeded per process) rather than SipHash: a
-    /// request looks its table up by name, and SipHash cost about 230 instructions of a
-    /// GetItem's 28k. The names come from CreateTable, at most a few thousand.
-    pub tables: RwLock<HashMap<String, Arc<Table>, hashbrown::DefaultHashBuilder>>,
-    pub locks: Locks,
-    pub next_seq: AtomicU64,
-    /// TransactWriteItems client request tokens seen in the last 10 minutes.
-    pub tokens: Mutex<tokens::Tokens>,
-    /// The items of in-flight writes (conflict detection).
-    pub in_flight: in_flight::InFlight,
-    /// Exports, imports and the directory standing in for S3.
-    pub transfers: transfer::Transfers,
-    /// Deleted tables whose streams are still readable (for 24 hours after the deletion).
-    pub retired: Mutex<Vec<retired_streams::Retired>>,
-    /// The account and region of the tables, as ARNs name them.
-    pub location: Location,
-    /// `arn:aws:dynamodb:<region>:<account>:table/`, the head of every ARN of this engine.
-    pub arn_prefix: String,
-}
 
 /// An embedded DynamoDB engine. Cheap to clone (an `Arc` inside); `Send + Sync`.
 #[derive(Clone)]
@@ -126,12 +79,12 @@ impl Engine {
     /// ImportTable is its subdirectory `b`, which must exist. The default is
     /// `monotable-buckets` in the system's temporary directory.
     pub fn set_bucket_root(&self, root: impl Into<std::path::PathBuf>) {
-        self.set_object_store(std::sync::Arc::new(transfer::DirectoryStore::new(root)));
+        self.set_object_store(Arc::new(DirectoryStore::new(root)));
     }
 
     /// Sets where ExportTableToPointInTime writes and ImportTable reads (a real S3 API, say;
-    /// see [`transfer::ObjectStore`]). Replaces any [`Engine::set_bucket_root`].
-    pub fn set_object_store(&self, store: std::sync::Arc<dyn ObjectStore>) {
+    /// see [`ObjectStore`]). Replaces any [`Engine::set_bucket_root`].
+    pub fn set_object_store(&self, store: Arc<dyn ObjectStore>) {
         self.inner.transfers.set_store(store);
     }
 
@@ -141,21 +94,7 @@ impl Engine {
     }
 
     fn build(storage: Arc<dyn Storage>, location: Location) -> Engine {
-        let arn_prefix = location.table_arn("");
-        Engine {
-            inner: Arc::new(Inner {
-                storage,
-                tables: RwLock::new(HashMap::default()),
-                locks: Locks::new(),
-                next_seq: AtomicU64::new(1),
-                tokens: Mutex::new(tokens::Tokens::default()),
-                in_flight: in_flight::InFlight::default(),
-                retired: Mutex::new(Vec::new()),
-                transfers: transfer::Transfers::default(),
-                location,
-                arn_prefix,
-            }),
-        }
+        Engine { inner: Arc::new(Inner::new(storage, location)) }
     }
 }
 
@@ -168,18 +107,23 @@ impl Engine {
     /// Run [`Engine::get_item`] on the owned request then; it gives DynamoDB's answer, errors
     /// included. `Some` holds exactly what `get_item` returns for the same request.
     pub fn get_item_ref(&self, input: &GetItemRef<'_>) -> Option<Result<GetItemOutput, Error>> {
-        get_ref::get_item_ref(&self.inner, input)
+        items::get_item_ref(&self.inner, input)
     }
 }
 
+/// One public method per operation: `= family::function` calls it on the core state;
+/// `= @front family::function` also hands it this `Engine`, through which it runs other
+/// operations (PartiQL's statements, an import's CreateTable and PutItems, an export's Scans).
 macro_rules! operations {
-    ($( $(#[$m:meta])* $name:ident($input:ty) -> $output:ty = $imp:path; )*) => {
+    ($( $(#[$m:meta])* $name:ident($input:ty) -> $output:ty = $(@$front:ident)? $imp:path; )*) => {
         impl Engine {
             $( $(#[$m])* pub fn $name(&self, input: $input) -> Result<$output, Error> {
-                $imp(&self.inner, input)
+                operations!(@call self, input, $($front)? $imp)
             } )*
         }
     };
+    (@call $self:ident, $input:ident, front $imp:path) => { $imp($self, &$self.inner, $input) };
+    (@call $self:ident, $input:ident, $imp:path) => { $imp(&$self.inner, $input) };
 }
 
 operations! {
@@ -192,21 +136,21 @@ operations! {
     /// DeleteTable.
     delete_table(DeleteTableInput) -> DeleteTableOutput = control::delete_table;
     /// UpdateTable.
-    update_table(UpdateTableInput) -> UpdateTableOutput = update_table::update_table;
+    update_table(UpdateTableInput) -> UpdateTableOutput = control::update_table;
     /// UpdateTimeToLive.
-    update_time_to_live(UpdateTimeToLiveInput) -> UpdateTimeToLiveOutput = misc::update_time_to_live;
+    update_time_to_live(UpdateTimeToLiveInput) -> UpdateTimeToLiveOutput = control::update_time_to_live;
     /// DescribeTimeToLive.
-    describe_time_to_live(DescribeTimeToLiveInput) -> DescribeTimeToLiveOutput = misc::describe_time_to_live;
+    describe_time_to_live(DescribeTimeToLiveInput) -> DescribeTimeToLiveOutput = control::describe_time_to_live;
     /// TagResource.
-    tag_resource(TagResourceInput) -> TagResourceOutput = misc::tag_resource;
+    tag_resource(TagResourceInput) -> TagResourceOutput = control::tag_resource;
     /// UntagResource.
-    untag_resource(UntagResourceInput) -> UntagResourceOutput = misc::untag_resource;
+    untag_resource(UntagResourceInput) -> UntagResourceOutput = control::untag_resource;
     /// ListTagsOfResource.
-    list_tags_of_resource(ListTagsOfResourceInput) -> ListTagsOfResourceOutput = misc::list_tags_of_resource;
+    list_tags_of_resource(ListTagsOfResourceInput) -> ListTagsOfResourceOutput = control::list_tags_of_resource;
     /// DescribeLimits.
-    describe_limits(DescribeLimitsInput) -> DescribeLimitsOutput = misc::describe_limits;
+    describe_limits(DescribeLimitsInput) -> DescribeLimitsOutput = control::describe_limits;
     /// DescribeEndpoints.
-    describe_endpoints(DescribeEndpointsInput) -> DescribeEndpointsOutput = misc::describe_endpoints;
+    describe_endpoints(DescribeEndpointsInput) -> DescribeEndpointsOutput = control::describe_endpoints;
     /// PutResourcePolicy.
     put_resource_policy(PutResourcePolicyInput) -> PutResourcePolicyOutput = policy::put_resource_policy;
     /// GetResourcePolicy.
@@ -218,13 +162,13 @@ operations! {
     /// DescribeContinuousBackups.
     describe_continuous_backups(DescribeContinuousBackupsInput) -> DescribeContinuousBackupsOutput = backup::describe_continuous_backups;
     /// ExportTableToPointInTime.
-    export_table_to_point_in_time(ExportTableToPointInTimeInput) -> ExportTableToPointInTimeOutput = transfer::export_table_to_point_in_time;
+    export_table_to_point_in_time(ExportTableToPointInTimeInput) -> ExportTableToPointInTimeOutput = @front transfer::export_table_to_point_in_time;
     /// DescribeExport.
     describe_export(DescribeExportInput) -> DescribeExportOutput = transfer::describe_export;
     /// ListExports.
     list_exports(ListExportsInput) -> ListExportsOutput = transfer::list_exports;
     /// ImportTable.
-    import_table(ImportTableInput) -> ImportTableOutput = transfer::import_table;
+    import_table(ImportTableInput) -> ImportTableOutput = @front transfer::import_table;
     /// DescribeImport.
     describe_import(DescribeImportInput) -> DescribeImportOutput = transfer::describe_import;
     /// ListImports.
@@ -248,13 +192,13 @@ operations! {
     /// TransactWriteItems.
     transact_write_items(TransactWriteItemsInput) -> TransactWriteItemsOutput = transact::transact_write_items;
     /// TransactGetItems.
-    transact_get_items(TransactGetItemsInput) -> TransactGetItemsOutput = transact_get::transact_get_items;
+    transact_get_items(TransactGetItemsInput) -> TransactGetItemsOutput = transact::transact_get_items;
     /// ExecuteStatement (PartiQL).
-    execute_statement(ExecuteStatementInput) -> ExecuteStatementOutput = partiql::execute_statement;
+    execute_statement(ExecuteStatementInput) -> ExecuteStatementOutput = @front partiql::execute_statement;
     /// BatchExecuteStatement (PartiQL).
-    batch_execute_statement(BatchExecuteStatementInput) -> BatchExecuteStatementOutput = partiql::batch_execute_statement;
+    batch_execute_statement(BatchExecuteStatementInput) -> BatchExecuteStatementOutput = @front partiql::batch_execute_statement;
     /// ExecuteTransaction (PartiQL).
-    execute_transaction(ExecuteTransactionInput) -> ExecuteTransactionOutput = partiql::execute_transaction;
+    execute_transaction(ExecuteTransactionInput) -> ExecuteTransactionOutput = @front partiql::execute_transaction;
     /// DynamoDB Streams ListStreams.
     list_streams(ListStreamsInput) -> ListStreamsOutput = streams::list_streams;
     /// DynamoDB Streams DescribeStream.
