@@ -82,11 +82,29 @@ pub struct ServeArgs {
     /// choose.
     #[arg(long, value_name = "REGION")]
     region: Option<String>,
+    /// Under --auth accept, a web origin whose pages may call the server besides the
+    /// loopback ones (http(s)://localhost, 127.0.0.0/8, [::1], any port), as the browser
+    /// sends it: `--allow-origin https://app.example:3000`. Repeatable. Other origins, and
+    /// while listening on loopback a Host header that is not a loopback name, are refused
+    /// with 403. Under --auth verify any origin is answered, as DynamoDB does.
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
+    allow_origin: Vec<String>,
     /// One database for every request, whatever region and account it is signed for (the
     /// tables of --region), as DynamoDB Local's -sharedDb. Without it each region of each
     /// account has tables of its own, as in DynamoDB.
     #[arg(long)]
     shared_db: bool,
+}
+
+/// An `--allow-origin` value: what a browser sends in `Origin`, `scheme://host[:port]`.
+fn parse_origin(value: &str) -> Result<String, String> {
+    let origin = value.trim_end_matches('/');
+    match origin.split_once("://") {
+        Some((scheme, host)) if !scheme.is_empty() && !host.is_empty() && !host.contains('/') => {
+            Ok(origin.to_string())
+        }
+        _ => Err(format!("'{value}' is not an origin: write it as a browser sends it, scheme://host[:port]")),
+    }
 }
 
 /// The default number of request-serving threads: half the available cores, at least one.
@@ -164,6 +182,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Service::per_location(engine, move |location| open.open(location))
         }
     };
+    let service = service.with_allowed_origins(args.allow_origin);
     let banner_region = home.region_name().to_owned();
     runtime.block_on(serve(args.host, args.port, service, storage_note, auth, console, banner_region))
 }

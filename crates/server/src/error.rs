@@ -40,6 +40,9 @@ pub enum ServerError {
     UnrecognizedClient,
     /// A bug or an unexpected failure inside the server.
     Internal(String),
+    /// A web page's request to a server that does not verify signatures (`browsers`):
+    /// monotable's own refusal, answered 403.
+    AccessDenied(String),
 }
 
 /// `__type` namespaces, see the module documentation.
@@ -96,6 +99,7 @@ impl ServerError {
             ServerError::InvalidSignature(_) => "InvalidSignatureException",
             ServerError::UnrecognizedClient => "UnrecognizedClientException",
             ServerError::Internal(_) => "InternalServerError",
+            ServerError::AccessDenied(_) => "AccessDeniedException",
         }
     }
 
@@ -109,6 +113,7 @@ impl ServerError {
         match self {
             ServerError::NotFound => http::StatusCode::NOT_FOUND,
             ServerError::RequestTooLarge => http::StatusCode::PAYLOAD_TOO_LARGE,
+            ServerError::AccessDenied(_) => http::StatusCode::FORBIDDEN,
             _ => match self.type_name() {
                 "InternalServerError" | "InternalFailure" => http::StatusCode::INTERNAL_SERVER_ERROR,
                 "ServiceUnavailable" | "ServiceUnavailableException" => http::StatusCode::SERVICE_UNAVAILABLE,
@@ -125,7 +130,8 @@ impl ServerError {
             ServerError::Validation(m)
             | ServerError::IncompleteSignature(m)
             | ServerError::InvalidSignature(m)
-            | ServerError::Internal(m) => Some(m),
+            | ServerError::Internal(m)
+            | ServerError::AccessDenied(m) => Some(m),
             ServerError::MissingAuthenticationToken => Some("Request is missing Authentication Token"),
             ServerError::UnrecognizedClient => Some("The security token included in the request is invalid."),
             ServerError::RequestTooLarge => {
@@ -256,6 +262,14 @@ mod tests {
         let e = ServerError::RequestTooLarge;
         assert_eq!(e.status(), 413);
         assert_eq!(json(&e)["__type"], "com.amazon.coral.service#RequestEntityTooLargeException");
+    }
+
+    #[test]
+    fn a_refused_browser_is_a_403_access_denied() {
+        let e = ServerError::AccessDenied("no".into());
+        assert_eq!(e.status(), 403);
+        assert_eq!(json(&e)["__type"], "com.amazon.coral.service#AccessDeniedException");
+        assert_eq!(json(&e)["message"], "no");
     }
 
     #[test]

@@ -16,10 +16,12 @@
 //! `endpoints` (DescribeEndpoints names the request's host), `service` (the check order),
 //! `headers` (the request headers the protocol reads, in one pass), `locations` (the engine
 //! of a request's region and account), `response` (headers,
-//! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `transport`
+//! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `browsers` (web
+//! pages refused when signatures are not verified), `transport`
 //! (hyper), `graceful` (shutdown: connections finish their request, then close).
 
 mod auth;
+mod browsers;
 mod cors;
 mod decode;
 mod durable;
@@ -37,6 +39,7 @@ mod service;
 mod transport;
 
 pub use auth::{Auth, Credentials, CredentialsError};
+pub use browsers::is_loopback_host;
 pub use durable::when_durable;
 pub use error::ServerError;
 pub use locations::{OpenEngine, MAX_LOCATIONS};

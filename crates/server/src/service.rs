@@ -1,7 +1,8 @@
 //! The protocol: one request (head + complete body) in, one response out, synchronously.
 //!
 //! Both the TCP server and the in-process SDK connector (`monotable-embedded`) call
-//! [`Service::handle`], so they behave identically. Checks run in DynamoDB's order: body
+//! [`Service::handle`], so they behave identically. Checks run in DynamoDB's order, after
+//! monotable's own refusal of web pages when signatures are not verified (`browsers`): body
 //! size, CORS preflight, method and content type, content coding, JSON syntax, `X-Amz-Target`, authentication, empty body,
 //! member types, then the engine's own validation.
 
@@ -15,6 +16,7 @@ use monotable_engine::Engine;
 use crate::locations::{Engines, OpenEngine};
 
 use crate::auth::Auth;
+use crate::browsers::Browsers;
 use crate::cors;
 use crate::decode::{check_encoding, check_json};
 use crate::encoding;
@@ -35,6 +37,8 @@ pub const HEALTH_BODY: &str = "healthy: monotable";
 pub struct Service {
     engines: Engines,
     auth: Auth,
+    /// Consulted only under [`Auth::AcceptAny`].
+    browsers: Browsers,
 }
 
 impl Service {
@@ -42,7 +46,7 @@ impl Service {
     /// DynamoDB Local's `-sharedDb` does), with the default authentication
     /// ([`Auth::AcceptAny`]).
     pub fn new(engine: Engine) -> Service {
-        Service { engines: Engines::Shared(engine), auth: Auth::default() }
+        Service { engines: Engines::Shared(engine), auth: Auth::default(), browsers: Browsers::default() }
     }
 
     /// Serves each account's regions from engines of their own, as DynamoDB keeps them:
@@ -55,12 +59,32 @@ impl Service {
         open: impl Fn(&monotable_engine::Location) -> Result<Engine, String> + Send + Sync + 'static,
     ) -> Service {
         let open: Box<OpenEngine> = Box::new(open);
-        Service { engines: Engines::per_location(home, open), auth: Auth::default() }
+        Service {
+            engines: Engines::per_location(home, open),
+            auth: Auth::default(),
+            browsers: Browsers::default(),
+        }
     }
 
     /// Replaces the authentication mode.
     pub fn with_auth(mut self, auth: Auth) -> Service {
         self.auth = auth;
+        self
+    }
+
+    /// Web origins answered under [`Auth::AcceptAny`] besides the loopback ones, each as a
+    /// browser sends it in `Origin` (`https://app.example:3000`): the pages of a browser app
+    /// under development that calls DynamoDB directly. Any other origin is refused with 403
+    /// (see `browsers`); under [`Auth::Verify`] every origin is answered, as DynamoDB does.
+    pub fn with_allowed_origins(mut self, origins: impl IntoIterator<Item = String>) -> Service {
+        self.browsers = self.browsers.with_allowed(origins);
+        self
+    }
+
+    /// Set by the transport: whether it listens on a loopback address, where a `Host` that is
+    /// not a loopback name betrays DNS rebinding.
+    pub(crate) fn listening_on_loopback(mut self, loopback: bool) -> Service {
+        self.browsers = self.browsers.checking_host(loopback);
         self
     }
 
@@ -88,6 +112,14 @@ impl Service {
         let started =
             tracing::enabled!(target: "monotable_server::request", tracing::Level::DEBUG).then(Instant::now);
         let request_id = new_request_id();
+        if let Auth::AcceptAny = self.auth {
+            if let Err(error) = self.browsers.check(headers) {
+                // The page's script may read the refusal, which says how to allow it.
+                let mut response = error_response(&error, JSON_1_0, &request_id);
+                cors::allow_origin(headers, &mut response);
+                return response;
+            }
+        }
         if let Some(response) = cors::preflight(parts, headers, &request_id) {
             return response;
         }
@@ -194,7 +226,10 @@ impl Service {
 
 impl std::fmt::Debug for Service {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Service").field("auth", &self.auth).finish_non_exhaustive()
+        f.debug_struct("Service")
+            .field("auth", &self.auth)
+            .field("browsers", &self.browsers)
+            .finish_non_exhaustive()
     }
 }
 

@@ -112,6 +112,8 @@ pub async fn serve_with(
     mount: Option<Mount>,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
+    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+    let service = service.listening_on_loopback(loopback);
     let graceful = Shutdown::new();
     tokio::pin!(shutdown);
     loop {
