@@ -43,7 +43,20 @@ pub enum ServerError {
     /// A web page's request to a server that does not verify signatures (`browsers`):
     /// monotable's own refusal, answered 403.
     AccessDenied(String),
+    /// A request body found no room in the transport's budget of buffered bytes within its
+    /// deadline (`budget`). Answered as DynamoDB throttles a request.
+    Throttled,
 }
+
+/// The message of DynamoDB's `ThrottlingException` (status 400), recorded from the real
+/// service in the logs quoted by praetorian-inc/chariot-ui issue 684 (2024-09-06, "StatusCode:
+/// 400 ... api error ThrottlingException: Throughput exceeds ...") and
+/// cowinapi/developer.cowin issue 151 (2021, `"code":"ThrottlingException"`, `"statusCode":400`).
+pub(crate) const THROTTLING_MESSAGE: &str =
+    "Throughput exceeds the current capacity of your table or index. \
+     DynamoDB is automatically scaling your table or index so please try again shortly. If \
+     exceptions persist, check if you have a hot key: \
+     https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html";
 
 /// `__type` namespaces, see the module documentation.
 const DYNAMODB: &str = "com.amazonaws.dynamodb.v20120810#";
@@ -100,6 +113,7 @@ impl ServerError {
             ServerError::UnrecognizedClient => "UnrecognizedClientException",
             ServerError::Internal(_) => "InternalServerError",
             ServerError::AccessDenied(_) => "AccessDeniedException",
+            ServerError::Throttled => "ThrottlingException",
         }
     }
 
@@ -137,6 +151,7 @@ impl ServerError {
             ServerError::RequestTooLarge => {
                 Some("Request entity too large: the request body exceeds 16777216 bytes")
             }
+            ServerError::Throttled => Some(THROTTLING_MESSAGE),
             ServerError::NotFound => None,
         }
     }
@@ -270,6 +285,16 @@ mod tests {
         assert_eq!(e.status(), 403);
         assert_eq!(json(&e)["__type"], "com.amazon.coral.service#AccessDeniedException");
         assert_eq!(json(&e)["message"], "no");
+    }
+
+    #[test]
+    fn throttling_is_a_400_in_coral_availability_with_dynamodb_text() {
+        let e = ServerError::Throttled;
+        assert_eq!(e.status(), 400);
+        let v = json(&e);
+        assert_eq!(v["__type"], "com.amazon.coral.availability#ThrottlingException");
+        assert!(v["message"].as_str().unwrap().starts_with("Throughput exceeds the current capacity"));
+        assert!(v["message"].as_str().unwrap().ends_with("bp-partition-key-design.html"));
     }
 
     #[test]

@@ -18,10 +18,13 @@
 //! of a request's region and account), `response` (headers,
 //! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `browsers` (web
 //! pages refused when signatures are not verified), `transport`
-//! (hyper), `graceful` (shutdown: connections finish their request, then close).
+//! (hyper), `limits` (what the transport allows a client: `budget` of buffered bytes,
+//! `connections` cap, minimum body rate), `graceful` (shutdown: connections finish their request, then close).
 
 mod auth;
 mod browsers;
+mod budget;
+mod connections;
 mod cors;
 mod decode;
 mod durable;
@@ -32,6 +35,7 @@ mod error;
 mod fairness;
 mod graceful;
 mod headers;
+mod limits;
 mod locations;
 mod operation;
 mod response;
@@ -42,6 +46,7 @@ pub use auth::{Auth, Credentials, CredentialsError};
 pub use browsers::is_loopback_host;
 pub use durable::when_durable;
 pub use error::ServerError;
+pub use limits::{raise_descriptor_limit, Limits};
 pub use locations::{OpenEngine, MAX_LOCATIONS};
 pub use operation::{Operation, STREAMS_TARGET_PREFIX, TARGET_PREFIX};
 pub use response::{JSON_1_0, PLAIN_JSON};

@@ -22,6 +22,7 @@ use crate::decode::{check_encoding, check_json};
 use crate::encoding;
 use crate::endpoints;
 use crate::headers::{text, RequestHeaders};
+use crate::limits::Limits;
 use crate::operation::Operation;
 use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_JSON};
 use crate::ServerError;
@@ -39,6 +40,9 @@ pub struct Service {
     auth: Auth,
     /// Consulted only under [`Auth::AcceptAny`].
     browsers: Browsers,
+    /// The transport's limits (`limits`), when not the defaults (which read the machine's
+    /// memory and descriptor limit, so only a transport computes them).
+    limits: Option<Limits>,
 }
 
 impl Service {
@@ -46,7 +50,12 @@ impl Service {
     /// DynamoDB Local's `-sharedDb` does), with the default authentication
     /// ([`Auth::AcceptAny`]).
     pub fn new(engine: Engine) -> Service {
-        Service { engines: Engines::Shared(engine), auth: Auth::default(), browsers: Browsers::default() }
+        Service {
+            engines: Engines::Shared(engine),
+            auth: Auth::default(),
+            browsers: Browsers::default(),
+            limits: None,
+        }
     }
 
     /// Serves each account's regions from engines of their own, as DynamoDB keeps them:
@@ -63,6 +72,7 @@ impl Service {
             engines: Engines::per_location(home, open),
             auth: Auth::default(),
             browsers: Browsers::default(),
+            limits: None,
         }
     }
 
@@ -79,6 +89,18 @@ impl Service {
     pub fn with_allowed_origins(mut self, origins: impl IntoIterator<Item = String>) -> Service {
         self.browsers = self.browsers.with_allowed(origins);
         self
+    }
+
+    /// Replaces the transport's limits: the budget of buffered request bytes, the minimum
+    /// rate of a body, the cap on connections ([`Limits`], whose defaults never bother an SDK
+    /// client). Read when [`crate::serve`] starts.
+    pub fn with_limits(mut self, limits: Limits) -> Service {
+        self.limits = Some(limits);
+        self
+    }
+
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits.clone().unwrap_or_default()
     }
 
     /// Set by the transport: whether it listens on a loopback address, where a `Host` that is

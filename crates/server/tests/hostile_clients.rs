@@ -8,9 +8,15 @@
 
 mod common;
 
-use common::{post, send_raw, RawResponse, TestServer};
+use std::collections::HashMap;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
+use common::{hash_table, post, sdk_client, send_raw, RawConnection, RawResponse, TestServer};
 use monotable_engine::Engine;
-use monotable_server::{Auth, Credentials, Service};
+use monotable_server::{Auth, Credentials, Limits, Service};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
 
 const LIST_TABLES: &str = "DynamoDB_20120810.ListTables";
 
@@ -95,4 +101,150 @@ async fn under_verified_signatures_any_origin_is_answered_as_dynamodb_does() {
     let r = send_raw(server.addr, &list_tables_from("rebind.example", Some("https://evil.example"))).await;
     assert_ne!(r.status, 403, "{r:?}");
     assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+}
+
+/// The head of a PutItem whose body will be `length` bytes.
+fn put_head(length: usize) -> Vec<u8> {
+    let request = String::from_utf8(post("DynamoDB_20120810.PutItem", b"")).unwrap();
+    request.replacen("Content-Length: 0", &format!("Content-Length: {length}"), 1).into_bytes()
+}
+
+/// Opens a connection and sends a head declaring `length` body bytes, then `parts` of the
+/// body one write at a time, `pause` apart (so that each arrives as a frame of its own).
+async fn send_partial(server: &TestServer, length: usize, parts: &[usize], pause: Duration) -> RawConnection {
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(&put_head(length)).await.unwrap();
+    for &part in parts {
+        tokio::time::sleep(pause).await;
+        stream.write_all(&vec![b' '; part]).await.unwrap();
+    }
+    RawConnection::from_stream(stream)
+}
+
+#[tokio::test]
+async fn a_body_that_finds_no_room_in_the_budget_is_throttled_past_its_deadline() {
+    let limits =
+        Limits::default().with_max_buffered_bytes(64 * 1024).with_budget_wait(Duration::from_millis(300));
+    let server = TestServer::start(Service::new(Engine::new()).with_limits(limits)).await;
+    let pause = Duration::from_millis(100);
+    // 60,000 of the budget's 65,536 bytes held by a body that never completes (its buffer
+    // grows to its declared length and no further).
+    let holder = send_partial(&server, 60_000, &[30_000, 29_990], pause).await;
+    tokio::time::sleep(pause * 3).await;
+    let mut waiting = send_partial(&server, 30_000, &[10_000, 10_000], pause).await;
+    let r = waiting.read_response().await;
+    // DynamoDB's throttling answer (see THROTTLING_MESSAGE in src/error.rs for its source),
+    // which SDKs retry with backoff.
+    assert_eq!(r.status, 400, "{r:?}");
+    assert_eq!(r.error_type(), "com.amazon.coral.availability#ThrottlingException");
+    assert_eq!(r.header("connection"), Some("close"));
+    assert!(waiting.is_closed().await, "the throttled body's connection is closed");
+    // Once the holder goes, its room is given back.
+    drop(holder);
+    tokio::time::sleep(pause).await;
+    let mut again = send_partial(&server, 20_000, &[10_000, 10_000], pause).await;
+    let r = again.read_response().await;
+    assert_ne!(r.error_type(), "com.amazon.coral.availability#ThrottlingException", "{r:?}");
+}
+
+#[tokio::test]
+async fn a_body_that_stalls_or_trickles_is_closed_unanswered() {
+    let limits = Limits::default().with_body_grace(Duration::from_millis(300)).with_min_body_rate(1000);
+    let server = TestServer::start(Service::new(Engine::new()).with_limits(limits)).await;
+    let mut stalled = send_partial(&server, 100_000, &[10], Duration::ZERO).await;
+    assert!(stalled.is_closed().await, "a body with no frame for longer than its grace");
+    // Ten bytes every 50 ms is 200 B/s: behind 1000 B/s once the grace is spent, though no
+    // gap reaches the grace.
+    let mut stream = TcpStream::connect(server.addr).await.unwrap();
+    stream.write_all(&put_head(100_000)).await.unwrap();
+    let mut closed = false;
+    for _ in 0..200 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if stream.write_all(&[b' '; 10]).await.is_err() {
+            closed = true;
+            break;
+        }
+    }
+    assert!(closed || RawConnection::from_stream(stream).is_closed().await, "a trickling body");
+    // The server goes on serving.
+    let r = send_raw(server.addr, &post(LIST_TABLES, b"{}")).await;
+    assert_eq!(r.status, 200, "{r:?}");
+}
+
+#[tokio::test]
+async fn past_the_connection_cap_the_oldest_idle_connection_is_closed() {
+    let server =
+        TestServer::start(Service::new(Engine::new()).with_limits(Limits::default().with_max_connections(2)))
+            .await;
+    let health = b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    let mut oldest = RawConnection::open(server.addr).await;
+    assert_eq!(oldest.send(health).await.status, 200);
+    let mut second = RawConnection::open(server.addr).await;
+    assert_eq!(second.send(health).await.status, 200);
+    let mut third = RawConnection::open(server.addr).await;
+    assert_eq!(third.send(health).await.status, 200, "a new connection past the cap is served");
+    assert!(oldest.is_closed().await, "the oldest idle connection made room");
+    assert_eq!(second.send(health).await.status, 200, "the younger one stays open");
+    // With a request in flight on every connection, a new connection is closed at once.
+    drop((second, third));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let _busy = [
+        send_partial(&server, 1000, &[10], Duration::ZERO).await,
+        send_partial(&server, 1000, &[10], Duration::ZERO).await,
+    ];
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut refused = RawConnection::open(server.addr).await;
+    assert!(refused.is_closed().await, "no connection could be closed to make room");
+}
+
+#[tokio::test]
+async fn an_sdk_workload_meets_none_of_the_default_limits() {
+    let server = TestServer::start(Service::new(Engine::new())).await;
+    let client = sdk_client(&server.endpoint(), "AKID", "secret");
+    hash_table(&client, "hostile").send().await.unwrap();
+    // Sixteen clients at once, each writing items near DynamoDB's 400 KB limit, batches of
+    // 25 items, and reading them all back.
+    let big = "x".repeat(390_000);
+    let mut tasks = Vec::new();
+    for worker in 0..16 {
+        let client = client.clone();
+        let big = big.clone();
+        tasks.push(tokio::spawn(async move {
+            for i in 0..4 {
+                let pk = AttributeValue::S(format!("big#{worker}#{i}"));
+                client
+                    .put_item()
+                    .table_name("hostile")
+                    .item("pk", pk)
+                    .item("v", AttributeValue::S(big.clone()))
+                    .send()
+                    .await?;
+            }
+            let writes = (0..25).map(|i| {
+                let item = HashMap::from([
+                    ("pk".to_string(), AttributeValue::S(format!("small#{worker}#{i}"))),
+                    ("v".to_string(), AttributeValue::S("y".repeat(10_000))),
+                ]);
+                WriteRequest::builder()
+                    .put_request(PutRequest::builder().set_item(Some(item)).build().unwrap())
+                    .build()
+            });
+            client.batch_write_item().request_items("hostile", writes.collect()).send().await.map(|_| ())?;
+            Ok::<_, aws_sdk_dynamodb::Error>(())
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap().expect("no request of an SDK client meets a limit");
+    }
+    let mut scanned = 0;
+    let mut start = None;
+    loop {
+        let page = client.scan().table_name("hostile").set_exclusive_start_key(start).send().await.unwrap();
+        scanned += page.count();
+        start = page.last_evaluated_key().cloned();
+        if start.is_none() {
+            break;
+        }
+    }
+    assert_eq!(scanned, 16 * (4 + 25));
 }
