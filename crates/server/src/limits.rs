@@ -10,7 +10,7 @@
 //!   `ThrottlingException`, which SDKs retry with backoff, and its connection is closed. What
 //!   the budget does not count: hyper's read buffer of each connection (at most about 400 KiB,
 //!   bounded by the connection cap) and a compressed body's inflated copy (at most 16 MiB per
-//!   request).
+//!   request, inflated on the blocking pool beyond 512 compressed bytes, `fairness`).
 //! * **Slow bodies** ([`Limits::body_grace`], [`Limits::min_body_rate`]): once its head has
 //!   arrived, a request's body must keep up with a minimum rate: by any moment `t` after the
 //!   body started, `(t - grace) * rate` bytes must have arrived, and no gap between two of its

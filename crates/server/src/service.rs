@@ -2,7 +2,8 @@
 //!
 //! Both the TCP server and the in-process SDK connector (`monotable-embedded`) call
 //! [`Service::handle`], so they behave identically. Checks run in DynamoDB's order, after
-//! monotable's own refusal of web pages when signatures are not verified (`browsers`): body
+//! monotable's own refusal of web pages when signatures are not verified (`browsers`), except
+//! that a compressed body's signature, when verified, is checked before it is inflated: body
 //! size, CORS preflight, method and content type, content coding, JSON syntax, `X-Amz-Target`, authentication, empty body,
 //! member types, then the engine's own validation.
 
@@ -192,8 +193,20 @@ impl Service {
         if parts.method != Method::POST || (!body.is_empty() && !is_json_content_type(media_type)) {
             return (None, Err(ServerError::NotFound));
         }
-        // A compressed body is signed as sent and parsed as decoded.
+        // A compressed body is signed as sent and parsed as decoded. When signatures are
+        // verified, a compressed body's is checked first, over the bytes as sent (SigV4 signs
+        // the body as sent), so that nothing is inflated for a client that cannot sign: a
+        // decompression bomb without a valid signature costs one hash of its compressed bytes.
+        // DynamoDB's order (JSON syntax before the signature) cannot be kept for a body whose
+        // syntax is unknown until it is inflated.
         let signed = body;
+        let verified_first = match (&self.auth, headers.content_encoding) {
+            (Auth::Verify(_), Some(_)) => match self.auth.check(parts, headers, signed, unix_now) {
+                Ok(caller) => Some(caller),
+                Err(e) => return (None, Err(e)),
+            },
+            _ => None,
+        };
         let decoded = match encoding::decode_request(headers, body) {
             Ok(decoded) => decoded,
             Err(e) => return (None, Err(e)),
@@ -221,7 +234,8 @@ impl Service {
             Ok(op) => op,
             Err(e) => return (None, Err(syntax_first(e))),
         };
-        let caller = match self.auth.check(parts, headers, signed, unix_now) {
+        let checked = verified_first.map_or_else(|| self.auth.check(parts, headers, signed, unix_now), Ok);
+        let caller = match checked {
             Ok(caller) => caller,
             Err(e) => return (Some(operation), Err(syntax_first(e))),
         };

@@ -31,7 +31,7 @@ use tokio::net::TcpListener;
 use crate::budget::{Budget, Held};
 use crate::connections::{Idle, Registry};
 use crate::durable::when_durable;
-use crate::fairness::{placement, Placement, INLINE_READ_BYTES};
+use crate::fairness::{inflates_on_pool, placement, Placement, INLINE_READ_BYTES};
 use crate::graceful::{Live, Shutdown};
 use crate::headers::{text, RequestHeaders};
 use crate::limits::Limits;
@@ -331,7 +331,10 @@ async fn respond(
     let mut held = shared.budget.hold();
     Ok(match read_body(body, declared, expects_continue, &mut held, &shared.limits).await {
         Ok(body) => {
-            let place = placement(headers.target(), body.len(), service.engine().writes_may_block());
+            let place = match inflates_on_pool(headers.content_encoding, body.len()) {
+                true => Placement::Pool,
+                false => placement(headers.target(), body.len(), service.engine().writes_may_block()),
+            };
             if place == Placement::InlineWithinBudget {
                 let attempt = within_read_budget(INLINE_READ_BYTES, || {
                     service.handle_with_headers(&parts, &headers, &body)

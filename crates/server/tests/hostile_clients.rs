@@ -248,3 +248,82 @@ async fn an_sdk_workload_meets_none_of_the_default_limits() {
     }
     assert_eq!(scanned, 16 * (4 + 25));
 }
+
+/// `YYYYMMDDTHHMMSSZ` and `YYYYMMDD` of now, in UTC.
+fn now_amz() -> (String, String) {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (year, month, day) = monotable_types::civil_from_days(days);
+    let date = format!("{year:04}{month:02}{day:02}");
+    (format!("{date}T{:02}{:02}{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60), date)
+}
+
+fn hmac(key: &[u8], data: &str) -> Vec<u8> {
+    use hmac::Mac;
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(key).unwrap();
+    mac.update(data.as_bytes());
+    mac.finalize().into_bytes().to_vec()
+}
+
+/// A PutItem with a gzip `body`, signed (SigV4, key AKIDGOOD) over `signed_payload`.
+fn signed_gzip_put(body: &[u8], signed_payload: &[u8], secret: &str) -> Vec<u8> {
+    use sha2::Digest;
+    let (stamp, day) = now_amz();
+    let canonical = format!(
+        "POST\n/\n\nhost:localhost\nx-amz-date:{stamp}\n\nhost;x-amz-date\n{}",
+        hex::encode(sha2::Sha256::digest(signed_payload))
+    );
+    let scope = format!("{day}/us-east-1/dynamodb/aws4_request");
+    let to_sign =
+        format!("AWS4-HMAC-SHA256\n{stamp}\n{scope}\n{}", hex::encode(sha2::Sha256::digest(canonical)));
+    let mut key = hmac(format!("AWS4{secret}").as_bytes(), &day);
+    for part in ["us-east-1", "dynamodb", "aws4_request"] {
+        key = hmac(&key, part);
+    }
+    let signature = hex::encode(hmac(&key, &to_sign));
+    let mut request = format!(
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n\
+         X-Amz-Target: DynamoDB_20120810.PutItem\r\nX-Amz-Date: {stamp}\r\nContent-Encoding: gzip\r\n\
+         Authorization: AWS4-HMAC-SHA256 Credential=AKIDGOOD/{scope}, SignedHeaders=host;x-amz-date, \
+         Signature={signature}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(body);
+    request
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(data).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[tokio::test]
+async fn a_compressed_body_is_verified_as_sent_before_it_is_inflated() {
+    // The in-process client signs with the key pair monotable/monotable.
+    let credentials = Credentials::new().with("AKIDGOOD", "good-secret").with("monotable", "monotable");
+    let service = Service::new(Engine::new()).with_auth(Auth::Verify(credentials));
+    let client = monotable_embedded::client_for_service(service.clone());
+    let server = TestServer::start(service).await;
+    hash_table(&client, "hostile").send().await.unwrap();
+    // SigV4 signs the body as sent (AWS General Reference, "Create a canonical request for
+    // Signature Version 4": the payload hash is of the request body): a signature over the
+    // compressed bytes is accepted.
+    let put = br#"{"TableName":"hostile","Item":{"pk":{"S":"zipped"}}}"#;
+    let compressed = gzip(put);
+    let r = send_raw(server.addr, &signed_gzip_put(&compressed, &compressed, "good-secret")).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    // One over the inflated bytes is not.
+    let r = send_raw(server.addr, &signed_gzip_put(&compressed, put, "good-secret")).await;
+    assert_eq!(r.error_type(), "com.amazon.coral.service#InvalidSignatureException", "{r:?}");
+    // A bomb: about 17 KB that would inflate past the 16 MiB limit. Signed wrongly, it gets
+    // the signature error, not the size error it gets once inflated (413).
+    let bomb = gzip(&vec![b' '; 17 << 20]);
+    assert!(bomb.len() < 64 * 1024, "{}", bomb.len());
+    let r = send_raw(server.addr, &signed_gzip_put(&bomb, &bomb, "wrong-secret")).await;
+    assert_eq!(r.error_type(), "com.amazon.coral.service#InvalidSignatureException", "{r:?}");
+    let r = send_raw(server.addr, &signed_gzip_put(&bomb, &bomb, "good-secret")).await;
+    assert_eq!(r.status, 413, "signed, the bomb is inflated and stopped at the limit: {r:?}");
+}
