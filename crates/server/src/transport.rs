@@ -139,7 +139,8 @@ pub async fn serve_with(
                     }
                 };
                 if !registry.admit() {
-                    tracing::warn!(%peer, cap = shared.limits.max_connections(), "connection cap reached with every connection busy; new connection closed");
+                    // Debug, not warn: a flood of connections would flood the log too.
+                    tracing::debug!(%peer, cap = shared.limits.max_connections(), "connection cap reached with every connection busy; new connection closed");
                     continue;
                 }
                 let _ = stream.set_nodelay(true);
