@@ -7,7 +7,6 @@
 //! AWS configuration chain (environment, profile, SSO, instance role), so real DynamoDB works as
 //! is, and placeholder credentials for a local endpoint.
 
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -56,7 +55,7 @@ pub fn read_design(path: &Path) -> anyhow::Result<Design> {
 }
 
 fn is_loopback(host: &str) -> bool {
-    host.eq_ignore_ascii_case("localhost") || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    monotable_server::is_loopback_host(host)
 }
 
 /// The `/console` mount for `monotable serve`, or `None` when `mode` and `host` say no. The

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use monotable_engine::{Engine, Location, ObjectStore, Storage};
-use monotable_server::{Auth, Credentials, Mount, Service};
+use monotable_server::{Auth, Credentials, Limits, Mount, Service};
 use monotable_store::{SweeperHandle, SyncPolicy, TtlSweeper};
 use tokio::net::TcpListener;
 
@@ -82,11 +82,34 @@ pub struct ServeArgs {
     /// choose.
     #[arg(long, value_name = "REGION")]
     region: Option<String>,
+    /// Under --auth accept, a web origin whose pages may call the server besides the
+    /// loopback ones (http(s)://localhost, 127.0.0.0/8, [::1], any port), as the browser
+    /// sends it: `--allow-origin https://app.example:3000`. Repeatable. Other origins, and
+    /// while listening on loopback a Host header that is not a loopback name, are refused
+    /// with 403. Under --auth verify any origin is answered, as DynamoDB does.
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
+    allow_origin: Vec<String>,
+    /// The most bytes of request bodies held in memory at once, over all connections. A body
+    /// that finds no room waits up to 5 s, then gets ThrottlingException (which SDKs retry).
+    /// Default: an eighth of physical memory, at least 64 MiB and at most 1 GiB.
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    max_buffered_bytes: Option<u64>,
     /// One database for every request, whatever region and account it is signed for (the
     /// tables of --region), as DynamoDB Local's -sharedDb. Without it each region of each
     /// account has tables of its own, as in DynamoDB.
     #[arg(long)]
     shared_db: bool,
+}
+
+/// An `--allow-origin` value: what a browser sends in `Origin`, `scheme://host[:port]`.
+fn parse_origin(value: &str) -> Result<String, String> {
+    let origin = value.trim_end_matches('/');
+    match origin.split_once("://") {
+        Some((scheme, host)) if !scheme.is_empty() && !host.is_empty() && !host.contains('/') => {
+            Ok(origin.to_string())
+        }
+        _ => Err(format!("'{value}' is not an origin: write it as a browser sends it, scheme://host[:port]")),
+    }
 }
 
 /// The default number of request-serving threads: half the available cores, at least one.
@@ -100,6 +123,13 @@ fn default_workers() -> usize {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     init_logging();
+    // Before the limits are read: the default cap on connections derives from this limit.
+    let descriptors = monotable_server::raise_descriptor_limit();
+    let mut limits = Limits::default();
+    if let Some(bytes) = args.max_buffered_bytes {
+        limits = limits.with_max_buffered_bytes(usize::try_from(bytes).unwrap_or(usize::MAX));
+    }
+    tracing::debug!(?descriptors, ?limits, "transport limits");
     let auth = match args.auth {
         AuthMode::Accept => Auth::AcceptAny,
         AuthMode::Verify => {
@@ -165,6 +195,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Service::per_location(engine, move |location| open.open(location))
         }
     };
+    let service = service.with_allowed_origins(args.allow_origin).with_limits(limits);
     let banner_region = home.region_name().to_owned();
     runtime.block_on(serve(args.host, args.port, service, storage_note, auth, console, banner_region))
 }

@@ -46,7 +46,7 @@ fn get_root(endpoint: &str) -> String {
     let addr = endpoint.trim_start_matches("http://");
     let mut stream = TcpStream::connect(addr).expect("connect to the printed endpoint");
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    stream.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
     let mut response = String::new();
     let _ = stream.read_to_string(&mut response);
     response
@@ -172,7 +172,7 @@ fn post_in(endpoint: &str, region: &str, target: &str, body: &str) -> String {
     let mut stream = TcpStream::connect(addr).expect("connect to the printed endpoint");
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let request = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\n\
+        "POST / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/x-amz-json-1.0\r\n\
          X-Amz-Target: DynamoDB_20120810.{target}\r\nX-Amz-Date: 20240101T000000Z\r\n\
          Authorization: AWS4-HMAC-SHA256 Credential=AKID/20240101/{region}/dynamodb/aws4_request, \
          SignedHeaders=host;x-amz-date, Signature=00\r\nContent-Length: {}\r\n\r\n{body}",

@@ -24,7 +24,10 @@
 //!
 //! Not emulated: DynamoDB does not limit the decompressed size of a request; monotable
 //! refuses one that decompresses past [`MAX_REQUEST_BYTES`] with 413, as a guard against
-//! decompression bombs.
+//! decompression bombs. Inflating is a stream that stops one byte past the limit, so a bomb
+//! costs at most that much output. Under `--auth verify` the signature is checked over the
+//! compressed bytes before anything is inflated (`service`), and a compressed body of more
+//! than 512 bytes is inflated on the blocking pool, not on an async worker (`fairness`).
 
 use std::borrow::Cow;
 use std::io::Read;

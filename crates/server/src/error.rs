@@ -40,7 +40,23 @@ pub enum ServerError {
     UnrecognizedClient,
     /// A bug or an unexpected failure inside the server.
     Internal(String),
+    /// A web page's request to a server that does not verify signatures (`browsers`):
+    /// monotable's own refusal, answered 403.
+    AccessDenied(String),
+    /// A request body found no room in the transport's budget of buffered bytes within its
+    /// deadline (`budget`). Answered as DynamoDB throttles a request.
+    Throttled,
 }
+
+/// The message of DynamoDB's `ThrottlingException` (status 400), recorded from the real
+/// service in the logs quoted by praetorian-inc/chariot-ui issue 684 (2024-09-06, "StatusCode:
+/// 400 ... api error ThrottlingException: Throughput exceeds ...") and
+/// cowinapi/developer.cowin issue 151 (2021, `"code":"ThrottlingException"`, `"statusCode":400`).
+pub(crate) const THROTTLING_MESSAGE: &str =
+    "Throughput exceeds the current capacity of your table or index. \
+     DynamoDB is automatically scaling your table or index so please try again shortly. If \
+     exceptions persist, check if you have a hot key: \
+     https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html";
 
 /// `__type` namespaces, see the module documentation.
 const DYNAMODB: &str = "com.amazonaws.dynamodb.v20120810#";
@@ -96,6 +112,8 @@ impl ServerError {
             ServerError::InvalidSignature(_) => "InvalidSignatureException",
             ServerError::UnrecognizedClient => "UnrecognizedClientException",
             ServerError::Internal(_) => "InternalServerError",
+            ServerError::AccessDenied(_) => "AccessDeniedException",
+            ServerError::Throttled => "ThrottlingException",
         }
     }
 
@@ -109,6 +127,7 @@ impl ServerError {
         match self {
             ServerError::NotFound => http::StatusCode::NOT_FOUND,
             ServerError::RequestTooLarge => http::StatusCode::PAYLOAD_TOO_LARGE,
+            ServerError::AccessDenied(_) => http::StatusCode::FORBIDDEN,
             _ => match self.type_name() {
                 "InternalServerError" | "InternalFailure" => http::StatusCode::INTERNAL_SERVER_ERROR,
                 "ServiceUnavailable" | "ServiceUnavailableException" => http::StatusCode::SERVICE_UNAVAILABLE,
@@ -125,12 +144,14 @@ impl ServerError {
             ServerError::Validation(m)
             | ServerError::IncompleteSignature(m)
             | ServerError::InvalidSignature(m)
-            | ServerError::Internal(m) => Some(m),
+            | ServerError::Internal(m)
+            | ServerError::AccessDenied(m) => Some(m),
             ServerError::MissingAuthenticationToken => Some("Request is missing Authentication Token"),
             ServerError::UnrecognizedClient => Some("The security token included in the request is invalid."),
             ServerError::RequestTooLarge => {
                 Some("Request entity too large: the request body exceeds 16777216 bytes")
             }
+            ServerError::Throttled => Some(THROTTLING_MESSAGE),
             ServerError::NotFound => None,
         }
     }
@@ -256,6 +277,24 @@ mod tests {
         let e = ServerError::RequestTooLarge;
         assert_eq!(e.status(), 413);
         assert_eq!(json(&e)["__type"], "com.amazon.coral.service#RequestEntityTooLargeException");
+    }
+
+    #[test]
+    fn a_refused_browser_is_a_403_access_denied() {
+        let e = ServerError::AccessDenied("no".into());
+        assert_eq!(e.status(), 403);
+        assert_eq!(json(&e)["__type"], "com.amazon.coral.service#AccessDeniedException");
+        assert_eq!(json(&e)["message"], "no");
+    }
+
+    #[test]
+    fn throttling_is_a_400_in_coral_availability_with_dynamodb_text() {
+        let e = ServerError::Throttled;
+        assert_eq!(e.status(), 400);
+        let v = json(&e);
+        assert_eq!(v["__type"], "com.amazon.coral.availability#ThrottlingException");
+        assert!(v["message"].as_str().unwrap().starts_with("Throughput exceeds the current capacity"));
+        assert!(v["message"].as_str().unwrap().ends_with("bp-partition-key-design.html"));
     }
 
     #[test]

@@ -19,6 +19,10 @@
 //! A light read of a key not in fjall's caches costs one bounded read of a single block, as
 //! small as the single-item work the rule already allows.
 //!
+//! A compressed body of more than [`INLINE_COMPRESSED_LIMIT`] bytes also runs on the blocking
+//! pool, whatever its operation: inflating it is work out of proportion to its size (a 16 KB
+//! gzip body can inflate to 16 MiB, the limit at which inflating stops).
+//!
 //! A Query with a small body runs on the worker *optimistically*: under a budget of
 //! [`INLINE_READ_BYTES`] of items visited (`monotable_engine::within_read_budget`). Most
 //! Queries (a partition's few items) finish well within it and are answered without leaving
@@ -39,6 +43,17 @@ pub(crate) const INLINE_BODY_LIMIT: usize = 16 * 1024;
 /// The bytes of items (DynamoDB's item size) a Query may visit on an async worker before it is
 /// moved to the blocking pool: a fraction of one 400 KB item, about 250 items of 256 bytes.
 pub(crate) const INLINE_READ_BYTES: usize = 64 * 1024;
+
+/// The largest compressed body inflated on an async worker: at most about 512 KiB of output
+/// (deflate's ratio is at most about 1,032 to 1), a fraction of a millisecond.
+pub(crate) const INLINE_COMPRESSED_LIMIT: usize = 512;
+
+/// Whether a body with this `Content-Encoding` and length must be inflated on the blocking
+/// pool rather than on the worker.
+pub(crate) fn inflates_on_pool(content_encoding: Option<&http::HeaderValue>, body_len: usize) -> bool {
+    body_len > INLINE_COMPRESSED_LIMIT
+        && content_encoding.is_some_and(|coding| !coding.as_bytes().eq_ignore_ascii_case(b"identity"))
+}
 
 /// Where a request runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,6 +117,16 @@ mod tests {
             assert_eq!(placement(Some(&t("GetItem")), 300, writes_block), Placement::Inline);
         }
         assert_eq!(placement(Some(&t("PutItem")), 300, true), Placement::Pool);
+    }
+
+    #[test]
+    fn a_compressed_body_beyond_a_small_size_is_inflated_on_the_pool() {
+        let gzip = http::HeaderValue::from_static("gzip");
+        let identity = http::HeaderValue::from_static("identity");
+        assert!(!inflates_on_pool(Some(&gzip), INLINE_COMPRESSED_LIMIT));
+        assert!(inflates_on_pool(Some(&gzip), INLINE_COMPRESSED_LIMIT + 1));
+        assert!(!inflates_on_pool(Some(&identity), INLINE_BODY_LIMIT));
+        assert!(!inflates_on_pool(None, INLINE_BODY_LIMIT));
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! The request headers the protocol reads, found in one pass over the header map.
 //!
-//! A request is checked against nine headers (the target, the body's length, type and coding,
-//! `Expect`, `Accept-Encoding`, `Origin`, the signature and its date). `HeaderMap::get` hashes
+//! A request is checked against ten headers (the target, the body's length, type and coding,
+//! `Expect`, `Accept-Encoding`, `Origin`, `Host`, the signature and its date). `HeaderMap::get` hashes
 //! the name and probes the map for each (about 140 instructions apiece, a twentieth of a
 //! GetItem's own work); a request carries six to ten headers, so one walk over them, matching
-//! each name once, finds all nine for less, and sums the header section's size on the way (for
+//! each name once, finds all ten for less, and sums the header section's size on the way (for
 //! the transport's 16 KiB limit).
 
 use http::{HeaderMap, HeaderName, HeaderValue};
@@ -27,6 +27,7 @@ pub(crate) struct RequestHeaders<'a> {
     pub accept_encoding: Option<&'a HeaderValue>,
     pub expect: Option<&'a HeaderValue>,
     pub origin: Option<&'a HeaderValue>,
+    pub host: Option<&'a HeaderValue>,
     pub authorization: Option<&'a HeaderValue>,
     /// `X-Amz-Date`.
     pub amz_date: Option<&'a HeaderValue>,
@@ -53,6 +54,7 @@ impl<'a> RequestHeaders<'a> {
                 }
                 "expect" => &mut found.expect,
                 "origin" => &mut found.origin,
+                "host" => &mut found.host,
                 "authorization" => &mut found.authorization,
                 "x-amz-date" => &mut found.amz_date,
                 "date" => &mut found.date,
@@ -95,7 +97,7 @@ mod tests {
         headers.iter().map(|(name, value)| line_bytes(name, value)).sum()
     }
 
-    /// What nine separate lookups on `map` find.
+    /// What ten separate lookups on `map` find.
     fn by_lookup(map: &HeaderMap) -> RequestHeaders<'_> {
         RequestHeaders {
             target: map.get("x-amz-target"),
@@ -105,6 +107,7 @@ mod tests {
             accept_encoding: map.get_all(ACCEPT_ENCODING).iter().next_back(),
             expect: map.get(EXPECT),
             origin: map.get(ORIGIN),
+            host: map.get(HOST),
             authorization: map.get(AUTHORIZATION),
             amz_date: map.get("x-amz-date"),
             date: map.get(DATE),
@@ -143,6 +146,7 @@ mod tests {
         assert_eq!(text(found.content_type), Some("application/x-amz-json-1.0"));
         assert_eq!(text(found.accept_encoding), Some("identity"), "the last Accept-Encoding");
         assert_eq!(text(found.origin), Some("http://a"), "the first of any other header");
+        assert_eq!(text(found.host), Some("localhost:8000"));
         assert_eq!(found.authorization, None);
         // "host: localhost:8000\r\n" is 22 bytes, and so on.
         assert_eq!(found.section_bytes, 22 + 41 + 42 + 23 + 27 + 18 + 18);

@@ -16,10 +16,15 @@
 //! `endpoints` (DescribeEndpoints names the request's host), `service` (the check order),
 //! `headers` (the request headers the protocol reads, in one pass), `locations` (the engine
 //! of a request's region and account), `response` (headers,
-//! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `transport`
-//! (hyper), `graceful` (shutdown: connections finish their request, then close).
+//! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `browsers` (web
+//! pages refused when signatures are not verified), `transport`
+//! (hyper), `limits` (what the transport allows a client: `budget` of buffered bytes,
+//! `connections` cap, minimum body rate), `graceful` (shutdown: connections finish their request, then close).
 
 mod auth;
+mod browsers;
+mod budget;
+mod connections;
 mod cors;
 mod decode;
 mod durable;
@@ -30,6 +35,7 @@ mod error;
 mod fairness;
 mod graceful;
 mod headers;
+mod limits;
 mod locations;
 mod operation;
 mod response;
@@ -37,8 +43,10 @@ mod service;
 mod transport;
 
 pub use auth::{Auth, Credentials, CredentialsError};
+pub use browsers::is_loopback_host;
 pub use durable::when_durable;
 pub use error::ServerError;
+pub use limits::{raise_descriptor_limit, Limits};
 pub use locations::{OpenEngine, MAX_LOCATIONS};
 pub use operation::{Operation, STREAMS_TARGET_PREFIX, TARGET_PREFIX};
 pub use response::{JSON_1_0, PLAIN_JSON};

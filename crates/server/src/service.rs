@@ -1,7 +1,9 @@
 //! The protocol: one request (head + complete body) in, one response out, synchronously.
 //!
 //! Both the TCP server and the in-process SDK connector (`monotable-embedded`) call
-//! [`Service::handle`], so they behave identically. Checks run in DynamoDB's order: body
+//! [`Service::handle`], so they behave identically. Checks run in DynamoDB's order, after
+//! monotable's own refusal of web pages when signatures are not verified (`browsers`), except
+//! that a compressed body's signature, when verified, is checked before it is inflated: body
 //! size, CORS preflight, method and content type, content coding, JSON syntax, `X-Amz-Target`, authentication, empty body,
 //! member types, then the engine's own validation.
 
@@ -15,11 +17,13 @@ use monotable_engine::Engine;
 use crate::locations::{Engines, OpenEngine};
 
 use crate::auth::Auth;
+use crate::browsers::Browsers;
 use crate::cors;
 use crate::decode::{check_encoding, check_json};
 use crate::encoding;
 use crate::endpoints;
 use crate::headers::{text, RequestHeaders};
+use crate::limits::Limits;
 use crate::operation::Operation;
 use crate::response::{error_response, new_request_id, respond, JSON_1_0, PLAIN_JSON};
 use crate::ServerError;
@@ -35,6 +39,11 @@ pub const HEALTH_BODY: &str = "healthy: monotable";
 pub struct Service {
     engines: Engines,
     auth: Auth,
+    /// Consulted only under [`Auth::AcceptAny`].
+    browsers: Browsers,
+    /// The transport's limits (`limits`), when not the defaults (which read the machine's
+    /// memory and descriptor limit, so only a transport computes them).
+    limits: Option<Limits>,
 }
 
 impl Service {
@@ -42,7 +51,12 @@ impl Service {
     /// DynamoDB Local's `-sharedDb` does), with the default authentication
     /// ([`Auth::AcceptAny`]).
     pub fn new(engine: Engine) -> Service {
-        Service { engines: Engines::Shared(engine), auth: Auth::default() }
+        Service {
+            engines: Engines::Shared(engine),
+            auth: Auth::default(),
+            browsers: Browsers::default(),
+            limits: None,
+        }
     }
 
     /// Serves each account's regions from engines of their own, as DynamoDB keeps them:
@@ -55,12 +69,45 @@ impl Service {
         open: impl Fn(&monotable_engine::Location) -> Result<Engine, String> + Send + Sync + 'static,
     ) -> Service {
         let open: Box<OpenEngine> = Box::new(open);
-        Service { engines: Engines::per_location(home, open), auth: Auth::default() }
+        Service {
+            engines: Engines::per_location(home, open),
+            auth: Auth::default(),
+            browsers: Browsers::default(),
+            limits: None,
+        }
     }
 
     /// Replaces the authentication mode.
     pub fn with_auth(mut self, auth: Auth) -> Service {
         self.auth = auth;
+        self
+    }
+
+    /// Web origins answered under [`Auth::AcceptAny`] besides the loopback ones, each as a
+    /// browser sends it in `Origin` (`https://app.example:3000`): the pages of a browser app
+    /// under development that calls DynamoDB directly. Any other origin is refused with 403
+    /// (see `browsers`); under [`Auth::Verify`] every origin is answered, as DynamoDB does.
+    pub fn with_allowed_origins(mut self, origins: impl IntoIterator<Item = String>) -> Service {
+        self.browsers = self.browsers.with_allowed(origins);
+        self
+    }
+
+    /// Replaces the transport's limits: the budget of buffered request bytes, the minimum
+    /// rate of a body, the cap on connections ([`Limits`], whose defaults never bother an SDK
+    /// client). Read when [`crate::serve`] starts.
+    pub fn with_limits(mut self, limits: Limits) -> Service {
+        self.limits = Some(limits);
+        self
+    }
+
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits.clone().unwrap_or_default()
+    }
+
+    /// Set by the transport: whether it listens on a loopback address, where a `Host` that is
+    /// not a loopback name betrays DNS rebinding.
+    pub(crate) fn listening_on_loopback(mut self, loopback: bool) -> Service {
+        self.browsers = self.browsers.checking_host(loopback);
         self
     }
 
@@ -88,6 +135,14 @@ impl Service {
         let started =
             tracing::enabled!(target: "monotable_server::request", tracing::Level::DEBUG).then(Instant::now);
         let request_id = new_request_id();
+        if let Auth::AcceptAny = self.auth {
+            if let Err(error) = self.browsers.check(headers) {
+                // The page's script may read the refusal, which says how to allow it.
+                let mut response = error_response(&error, JSON_1_0, &request_id);
+                cors::allow_origin(headers, &mut response);
+                return response;
+            }
+        }
         if let Some(response) = cors::preflight(parts, headers, &request_id) {
             return response;
         }
@@ -138,8 +193,20 @@ impl Service {
         if parts.method != Method::POST || (!body.is_empty() && !is_json_content_type(media_type)) {
             return (None, Err(ServerError::NotFound));
         }
-        // A compressed body is signed as sent and parsed as decoded.
+        // A compressed body is signed as sent and parsed as decoded. When signatures are
+        // verified, a compressed body's is checked first, over the bytes as sent (SigV4 signs
+        // the body as sent), so that nothing is inflated for a client that cannot sign: a
+        // decompression bomb without a valid signature costs one hash of its compressed bytes.
+        // DynamoDB's order (JSON syntax before the signature) cannot be kept for a body whose
+        // syntax is unknown until it is inflated.
         let signed = body;
+        let verified_first = match (&self.auth, headers.content_encoding) {
+            (Auth::Verify(_), Some(_)) => match self.auth.check(parts, headers, signed, unix_now) {
+                Ok(caller) => Some(caller),
+                Err(e) => return (None, Err(e)),
+            },
+            _ => None,
+        };
         let decoded = match encoding::decode_request(headers, body) {
             Ok(decoded) => decoded,
             Err(e) => return (None, Err(e)),
@@ -167,7 +234,8 @@ impl Service {
             Ok(op) => op,
             Err(e) => return (None, Err(syntax_first(e))),
         };
-        let caller = match self.auth.check(parts, headers, signed, unix_now) {
+        let checked = verified_first.map_or_else(|| self.auth.check(parts, headers, signed, unix_now), Ok);
+        let caller = match checked {
             Ok(caller) => caller,
             Err(e) => return (Some(operation), Err(syntax_first(e))),
         };
@@ -194,7 +262,10 @@ impl Service {
 
 impl std::fmt::Debug for Service {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Service").field("auth", &self.auth).finish_non_exhaustive()
+        f.debug_struct("Service")
+            .field("auth", &self.auth)
+            .field("browsers", &self.browsers)
+            .finish_non_exhaustive()
     }
 }
 

@@ -1,20 +1,23 @@
-//! HTTP/1.1 over TCP with hyper: accept loop, keep-alive, body size limit, graceful shutdown.
+//! HTTP/1.1 over TCP with hyper: accept loop, keep-alive, body size limit, graceful shutdown,
+//! and the limits that hold it under hostile clients (`limits`: a budget of buffered request
+//! bytes, a minimum rate for bodies, a cap on connections).
 //!
 //! Each connection is served by its own task. A request whose request line or header section
 //! exceeds 16 KiB is refused with 400 (`head_too_large`). A request's body is collected up to
-//! [`MAX_REQUEST_BYTES`] and handed, complete, to [`Service::handle`]. Engine calls are
+//! [`MAX_REQUEST_BYTES`], within the budget and at the minimum rate, and handed, complete, to
+//! [`Service::handle`]. Engine calls are
 //! synchronous: small single-item requests run directly on the tokio worker, a small Query
 //! there too within a read budget (and again on the blocking pool if it reaches it), everything
 //! else on the blocking pool, so that a long request never stalls the others (`fairness`).
 //! Either way the call runs with durability deferred, and the response waits for the
 //! request's writes to be durable without holding a thread (`durable`).
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::task::Poll;
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use http_body_util::{BodyExt, Full};
@@ -25,10 +28,13 @@ use hyper_util::rt::TokioIo;
 use monotable_engine::{defer_sync, within_read_budget, Engine};
 use tokio::net::TcpListener;
 
+use crate::budget::{Budget, Held};
+use crate::connections::{Idle, Registry};
 use crate::durable::when_durable;
-use crate::fairness::{placement, Placement, INLINE_READ_BYTES};
+use crate::fairness::{inflates_on_pool, placement, Placement, INLINE_READ_BYTES};
 use crate::graceful::{Live, Shutdown};
 use crate::headers::{text, RequestHeaders};
+use crate::limits::Limits;
 use crate::response::{error_response, new_request_id, JSON_1_0};
 use crate::service::{Service, MAX_REQUEST_BYTES};
 use crate::ServerError;
@@ -112,6 +118,12 @@ pub async fn serve_with(
     mount: Option<Mount>,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
+    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+    let service = service.listening_on_loopback(loopback);
+    let limits = service.limits();
+    let registry = Arc::new(Registry::<Connection>::new(limits.max_connections()));
+    let shared =
+        Arc::new(Shared { budget: Budget::new(limits.max_buffered_bytes(), limits.budget_wait()), limits });
     let graceful = Shutdown::new();
     tokio::pin!(shutdown);
     loop {
@@ -126,12 +138,18 @@ pub async fn serve_with(
                         continue;
                     }
                 };
+                if !registry.admit() {
+                    // Debug, not warn: a flood of connections would flood the log too.
+                    tracing::debug!(%peer, cap = shared.limits.max_connections(), "connection cap reached with every connection busy; new connection closed");
+                    continue;
+                }
                 let _ = stream.set_nodelay(true);
                 let conn = Arc::new(Connection {
                     service: service.clone(),
                     mount: mount.clone(),
                     progress: Progress::default(),
                     live: graceful.live(),
+                    shared: shared.clone(),
                 });
                 let watched = conn.clone();
                 // No hyper timer: hyper's header read timeout arms, polls and cancels a timer
@@ -148,19 +166,25 @@ pub async fn serve_with(
                             async move {
                                 let response = match &conn.mount {
                                     Some(mount) if mount.matches(request.uri().path()) => {
-                                        respond_mounted(mount, request).await
+                                        respond_mounted(mount, &conn.shared, request).await
                                     }
-                                    _ => respond(&conn.service, request).await,
+                                    _ => respond(&conn.service, &conn.shared, request).await,
                                 };
+                                // A body too slow to keep: hyper closes the connection unanswered.
+                                let response = response?;
                                 coalesce(&conn.live).await;
                                 Progress::count(&conn.progress.finished);
-                                Ok::<_, Infallible>(response)
+                                Ok::<_, TooSlow>(response)
                             }
                         }),
                     );
                 let connection = tokio::spawn(graceful.watch(connection));
+                let id = registry.insert(watched.clone(), connection.abort_handle());
+                let registry = registry.clone();
                 tokio::spawn(async move {
-                    match watch_idle(connection, &watched.progress, IDLE_CHECK, IDLE_TIMEOUT).await {
+                    let outcome = watch_idle(connection, &watched.progress, IDLE_CHECK, IDLE_TIMEOUT).await;
+                    registry.remove(id);
+                    match outcome {
                         Some(Ok(Ok(()))) => {}
                         Some(Ok(Err(e))) => tracing::debug!(%peer, error = %e, "connection closed with an error"),
                         Some(Err(e)) => tracing::debug!(%peer, error = %e, "connection task failed"),
@@ -189,6 +213,33 @@ struct Connection {
     progress: Progress,
     /// The server's open connections, for [`coalesce`].
     live: Live,
+    shared: Arc<Shared>,
+}
+
+impl Idle for Connection {
+    fn is_idle(&self) -> bool {
+        self.progress.started.load(Ordering::Relaxed) == self.progress.finished.load(Ordering::Relaxed)
+    }
+}
+
+/// What every connection of one server shares.
+struct Shared {
+    budget: Budget,
+    limits: Limits,
+}
+
+/// Why a request is dropped unanswered: its body fell behind the minimum rate
+/// (`Limits::min_body_rate`). hyper closes the connection.
+#[derive(Debug, thiserror::Error)]
+#[error("the request body arrived slower than the minimum rate; connection closed")]
+struct TooSlow;
+
+/// Why a body was not read whole.
+enum BodyError {
+    /// Answered with this error, then the connection is closed.
+    Refused(ServerError),
+    /// Dropped unanswered.
+    TooSlow,
 }
 
 /// Holds a response back until the worker has handled the other requests that are ready,
@@ -263,31 +314,41 @@ async fn watch_idle<T>(
     }
 }
 
-async fn respond(service: &Service, request: http::Request<Incoming>) -> http::Response<Full<Bytes>> {
+/// Answers one protocol request. The body's hold on the budget is given back when this
+/// returns, after the response is made.
+async fn respond(
+    service: &Service,
+    shared: &Shared,
+    request: http::Request<Incoming>,
+) -> Result<http::Response<Full<Bytes>>, TooSlow> {
     let (parts, body) = request.into_parts();
     let headers = RequestHeaders::read(&parts.headers);
     let declared = declared_length(headers.content_length);
     // A client waiting for `100 Continue` has not sent its body yet: refuse it unread.
     let expects_continue = headers.expect.is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
     if head_too_large(&parts, &headers) {
-        return refuse_head(&parts, body, expects_continue).await;
+        return Ok(refuse_head(&parts, body, expects_continue).await);
     }
-    match read_body(body, declared, expects_continue).await {
+    let mut held = shared.budget.hold();
+    Ok(match read_body(body, declared, expects_continue, &mut held, &shared.limits).await {
         Ok(body) => {
-            let place = placement(headers.target(), body.len(), service.engine().writes_may_block());
+            let place = match inflates_on_pool(headers.content_encoding, body.len()) {
+                true => Placement::Pool,
+                false => placement(headers.target(), body.len(), service.engine().writes_may_block()),
+            };
             if place == Placement::InlineWithinBudget {
                 let attempt = within_read_budget(INLINE_READ_BYTES, || {
                     service.handle_with_headers(&parts, &headers, &body)
                 });
                 if let Some(response) = attempt {
                     crate::response::recycle_headers(parts.headers);
-                    return response.map(Full::new);
+                    return Ok(response.map(Full::new));
                 }
             }
             if place != Placement::Inline {
                 // A request that may run long goes to the blocking pool, so that it never holds
                 // up the light requests of other connections (see `fairness`).
-                return Box::pin(on_pool(service.clone(), parts, body)).await;
+                return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
             }
             let (response, pending) = defer_sync(|| service.handle_with_headers(&parts, &headers, &body));
             crate::response::recycle_headers(parts.headers);
@@ -296,7 +357,11 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
                 Some(pending) => Box::pin(when_durable(response, pending)).await.map(Full::new),
             }
         }
-        Err(error) => {
+        Err(BodyError::TooSlow) => {
+            tracing::debug!(method = %parts.method, declared_bytes = declared, "request body too slow; connection closed");
+            return Err(TooSlow);
+        }
+        Err(BodyError::Refused(error)) => {
             let request_id = new_request_id();
             tracing::debug!(
                 target: "monotable_server::request",
@@ -308,12 +373,12 @@ async fn respond(service: &Service, request: http::Request<Incoming>) -> http::R
                 "request refused before dispatch"
             );
             let mut response = error_response(&error, JSON_1_0, &request_id).map(Full::new);
-            // The rest of an oversized or broken body was not read; the connection cannot be
-            // reused.
+            // The rest of an oversized, broken or throttled body was not read; the connection
+            // cannot be reused.
             response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
             response
         }
-    }
+    })
 }
 
 /// Whether the request line or the header section exceeds [`MAX_HEAD_PART_BYTES`], each
@@ -381,15 +446,22 @@ async fn on_pool(service: Service, parts: http::request::Parts, body: Bytes) -> 
 }
 
 /// Reads the body with the protocol's limits and hands the request to the mount's handler.
-async fn respond_mounted(mount: &Mount, request: http::Request<Incoming>) -> http::Response<Full<Bytes>> {
+/// The body is held in the budget until the handler has answered.
+async fn respond_mounted(
+    mount: &Mount,
+    shared: &Shared,
+    request: http::Request<Incoming>,
+) -> Result<http::Response<Full<Bytes>>, TooSlow> {
     let (parts, body) = request.into_parts();
     let declared = declared_length(parts.headers.get(http::header::CONTENT_LENGTH));
-    match read_body(body, declared, false).await {
-        Ok(body) => (mount.handler)(parts, body).await.map(Full::new),
-        Err(error) => {
+    let mut held = shared.budget.hold();
+    match read_body(body, declared, false, &mut held, &shared.limits).await {
+        Ok(body) => Ok((mount.handler)(parts, body).await.map(Full::new)),
+        Err(BodyError::TooSlow) => Err(TooSlow),
+        Err(BodyError::Refused(error)) => {
             let mut response = error_response(&error, JSON_1_0, &new_request_id()).map(Full::new);
             response.headers_mut().insert(http::header::CONNECTION, http::HeaderValue::from_static("close"));
-            response
+            Ok(response)
         }
     }
 }
@@ -402,55 +474,149 @@ fn declared_length(content_length: Option<&http::HeaderValue>) -> Option<usize> 
 /// Collects a request body of at most [`MAX_REQUEST_BYTES`]. A larger body is read on and
 /// discarded up to [`DRAIN_BYTES`] (or [`DRAIN_TIME`]) so that a client that writes its whole
 /// body before reading still receives the 413, then refused with `RequestTooLarge`.
+///
+/// The buffer is covered by `held` before it grows (`budget`); a body that finds no room in
+/// time is refused with `ThrottlingException`. A lone first frame is a view into hyper's read
+/// buffer, which is the connection's own and bounded by hyper, so only a body of two frames or
+/// more, which gets a buffer of its own, takes room. A body that falls behind `limits`'s
+/// minimum rate, or leaves a gap longer than its grace between frames, is `TooSlow`.
 async fn read_body(
     mut body: Incoming,
     declared: Option<usize>,
     expects_continue: bool,
-) -> Result<Bytes, ServerError> {
+    held: &mut Held<'_>,
+    limits: &Limits,
+) -> Result<Bytes, BodyError> {
     if let Some(declared) = declared.filter(|&n| n > MAX_REQUEST_BYTES) {
         if declared <= DRAIN_BYTES && !expects_continue {
             let _ = tokio::time::timeout(DRAIN_TIME, drain(body, 0)).await;
         }
-        return Err(ServerError::RequestTooLarge);
+        return Err(BodyError::Refused(ServerError::RequestTooLarge));
     }
-    // A small body usually arrives as one frame: keep that frame's bytes (a view into hyper's
-    // read buffer) and copy only when a second frame follows.
-    let mut first: Option<Bytes> = None;
-    let mut collected: Option<BytesMut> = None;
-    let mut seen = 0usize;
-    while let Some(frame) = body.frame().await {
+    let mut collected = Collector::new(declared);
+    // When the body was first waited for: no clock is read while frames are ready.
+    let mut started: Option<Instant> = None;
+    loop {
+        let frame = match frame_now(&mut body).await {
+            Poll::Ready(frame) => frame,
+            Poll::Pending => {
+                let now = Instant::now();
+                let start = *started.get_or_insert(now);
+                let by_rate = start + held.waited() + limits.body_allowance(collected.len());
+                let deadline = by_rate.min(now + limits.body_grace());
+                match tokio::time::timeout_at(deadline.into(), body.frame()).await {
+                    Ok(frame) => frame,
+                    Err(_) => return Err(BodyError::TooSlow),
+                }
+            }
+        };
+        let Some(frame) = frame else { break };
         let frame = frame.map_err(|e| {
             tracing::debug!(error = %e, "could not read request body");
-            ServerError::Serialization(None)
+            BodyError::Refused(ServerError::Serialization(None))
         })?;
         let Ok(data) = frame.into_data() else { continue };
-        if seen + data.len() > MAX_REQUEST_BYTES {
-            let seen = seen + data.len();
-            drop((first, collected));
+        if collected.len() + data.len() > MAX_REQUEST_BYTES {
+            let seen = collected.len() + data.len();
+            drop(collected);
             let _ = tokio::time::timeout(DRAIN_TIME, drain(body, seen)).await;
-            return Err(ServerError::RequestTooLarge);
+            return Err(BodyError::Refused(ServerError::RequestTooLarge));
         }
-        seen += data.len();
-        match (&mut collected, first.take()) {
-            (Some(buffer), _) => buffer.extend_from_slice(&data),
-            (None, None) => first = Some(data),
-            (None, Some(earlier)) => {
-                let mut buffer = BytesMut::with_capacity(declared.unwrap_or(0).max(seen));
-                buffer.extend_from_slice(&earlier);
-                buffer.extend_from_slice(&data);
-                collected = Some(buffer);
-            }
+        if collected.len() > 0 {
+            held.cover(collected.capacity_after(data.len())).await.map_err(BodyError::Refused)?;
         }
+        collected.push(data);
         // A body whose declared length has all arrived is complete: asking for another frame
         // would only learn that (a second trip through hyper's body channel per request).
         if body.is_end_stream() {
             break;
         }
     }
-    Ok(match (collected, first) {
-        (Some(buffer), _) => buffer.freeze(),
-        (None, first) => first.unwrap_or_default(),
-    })
+    Ok(collected.finish())
+}
+
+/// The body's next frame if it is ready now, without a timer; `Pending` leaves the task's
+/// waker with the body, to be polled again under a deadline.
+async fn frame_now(body: &mut Incoming) -> Poll<Option<Result<hyper::body::Frame<Bytes>, hyper::Error>>> {
+    std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut *body).poll_frame(cx))).await
+}
+
+/// A body's bytes as they arrive.
+///
+/// Invariant: the buffer holds at most twice the bytes that have arrived, whatever the
+/// request's `Content-Length` declares (a client may declare 16 MiB and send two bytes; 500
+/// such connections once reserved 14 GiB of address space). A small body usually arrives as
+/// one frame: that frame's bytes (a view into hyper's read buffer) are kept, and copied only
+/// when a second frame follows. The buffer never grows past the declared length either, so
+/// that a body which keeps its word ends in a buffer of its exact size.
+#[derive(Default)]
+struct Collector {
+    first: Option<Bytes>,
+    buffer: Option<BytesMut>,
+    len: usize,
+    /// The declared length, if any.
+    declared: Option<usize>,
+}
+
+impl Collector {
+    fn new(declared: Option<usize>) -> Collector {
+        Collector { declared, ..Collector::default() }
+    }
+
+    /// The bytes that have arrived.
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The bytes the collector holds room for: a lone first frame's own, or the buffer's.
+    fn capacity(&self) -> usize {
+        match (&self.buffer, &self.first) {
+            (Some(buffer), _) => buffer.capacity(),
+            (None, Some(first)) => first.len(),
+            (None, None) => 0,
+        }
+    }
+
+    /// What [`Collector::capacity`] becomes once `more` bytes are pushed: a buffer that is
+    /// full doubles, or grows to fit when doubling is not enough, within the declared length.
+    fn capacity_after(&self, more: usize) -> usize {
+        let needed = self.len + more;
+        match (&self.buffer, &self.first) {
+            (None, None) => more,
+            (Some(buffer), _) if buffer.capacity() >= needed => buffer.capacity(),
+            _ => (self.capacity() * 2).min(self.declared.unwrap_or(usize::MAX)).max(needed),
+        }
+    }
+
+    fn push(&mut self, data: Bytes) {
+        let capacity = self.capacity_after(data.len());
+        self.len += data.len();
+        match (&mut self.buffer, self.first.take()) {
+            (Some(buffer), _) if buffer.capacity() - buffer.len() >= data.len() => {
+                buffer.extend_from_slice(&data);
+            }
+            (Some(buffer), _) => {
+                let mut grown = BytesMut::with_capacity(capacity);
+                grown.extend_from_slice(buffer);
+                grown.extend_from_slice(&data);
+                *buffer = grown;
+            }
+            (None, None) => self.first = Some(data),
+            (None, Some(earlier)) => {
+                let mut buffer = BytesMut::with_capacity(capacity);
+                buffer.extend_from_slice(&earlier);
+                buffer.extend_from_slice(&data);
+                self.buffer = Some(buffer);
+            }
+        }
+    }
+
+    fn finish(self) -> Bytes {
+        match (self.buffer, self.first) {
+            (Some(buffer), _) => buffer.freeze(),
+            (None, first) => first.unwrap_or_default(),
+        }
+    }
 }
 
 async fn drain(mut body: Incoming, mut seen: usize) {
@@ -468,6 +634,31 @@ mod tests {
 
     const CHECK: Duration = Duration::from_millis(50);
     const TIMEOUT: Duration = Duration::from_millis(500);
+
+    #[test]
+    fn a_body_buffer_grows_with_what_has_arrived_not_with_what_was_declared() {
+        let mut body = Collector::new(Some(16 << 20));
+        body.push(Bytes::from_static(b"{"));
+        body.push(Bytes::from_static(b"\""));
+        assert_eq!(body.len(), 2);
+        assert!(body.capacity() <= 4, "two bytes hold {} bytes of buffer", body.capacity());
+        let frame = Bytes::from(vec![b'a'; 1000]);
+        for _ in 0..100 {
+            let expected = body.capacity_after(frame.len());
+            body.push(frame.clone());
+            assert_eq!(body.capacity(), expected);
+            assert!(body.capacity() <= 2 * body.len(), "{} for {}", body.capacity(), body.len());
+        }
+        let bytes = body.finish();
+        assert_eq!(bytes.len(), 100_002);
+        assert_eq!(&bytes[..3], b"{\"a");
+        // A body that keeps its word ends in a buffer of its exact size.
+        let mut body = Collector::new(Some(2500));
+        for _ in 0..5 {
+            body.push(Bytes::from(vec![b'a'; 500]));
+        }
+        assert_eq!(body.capacity(), 2500);
+    }
 
     #[tokio::test]
     async fn a_connection_that_starts_no_request_is_aborted_after_the_timeout() {

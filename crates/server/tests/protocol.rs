@@ -15,7 +15,7 @@ async fn server() -> TestServer {
 }
 
 async fn assert_still_serving(server: &TestServer) {
-    let r = send_raw(server.addr, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let r = send_raw(server.addr, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
     assert_eq!(r.status, 200, "health check after a bad request");
 }
 
@@ -28,10 +28,10 @@ fn serialization(r: &common::RawResponse) -> Option<String> {
 #[tokio::test]
 async fn health_check_answers_get_root() {
     let server = server().await;
-    let r = send_raw(server.addr, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let r = send_raw(server.addr, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
     assert_eq!(r.status, 200);
     assert_eq!(r.body, b"healthy: monotable");
-    let r = send_raw(server.addr, b"GET /other HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let r = send_raw(server.addr, b"GET /other HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
     assert_eq!(r.status, 404);
 }
 
@@ -39,7 +39,7 @@ async fn health_check_answers_get_root() {
 async fn every_response_has_request_id_and_matching_crc32() {
     let server = server().await;
     for request in
-        [post(LIST_TABLES, b"{}"), post("Nope", b"{}"), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec()]
+        [post(LIST_TABLES, b"{}"), post("Nope", b"{}"), b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".to_vec()]
     {
         let r = send_raw(server.addr, &request).await;
         let id = r.header("x-amzn-RequestId").expect("request id header");
@@ -110,7 +110,7 @@ async fn oversized_body_is_a_413_and_the_server_keeps_serving() {
     let server = server().await;
     // Declared too large by a client waiting for `100 Continue`: refused before the body is sent.
     let head = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
          Expect: 100-continue\r\nContent-Length: {}\r\n\r\n",
         17 * 1024 * 1024
     );
@@ -127,7 +127,7 @@ async fn oversized_body_is_a_413_and_the_server_keeps_serving() {
     // Chunked, with no declared length: refused once the limit is crossed.
     let mut conn = RawConnection::open(server.addr).await;
     let head = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
          Transfer-Encoding: chunked\r\n\r\n"
     );
     let chunk = vec![b' '; 1024 * 1024];
@@ -152,7 +152,7 @@ async fn unknown_or_missing_target_is_unknown_operation() {
         assert_eq!(r.status, 400, "{target}");
         assert_eq!(r.error_type(), "com.amazon.coral.service#UnknownOperationException", "{target}");
     }
-    let request = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 2\r\n\r\n{}";
+    let request = "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 2\r\n\r\n{}";
     let r = send_raw(server.addr, request.as_bytes()).await;
     assert_eq!(r.error_type(), "com.amazon.coral.service#UnknownOperationException");
 }
@@ -161,12 +161,12 @@ async fn unknown_or_missing_target_is_unknown_operation() {
 async fn wrong_content_type_or_method_is_a_404_unknown_operation() {
     let server = server().await;
     let request = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nX-Amz-Target: {LIST_TABLES}\r\nContent-Length: 2\r\n\r\n{{}}"
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nX-Amz-Target: {LIST_TABLES}\r\nContent-Length: 2\r\n\r\n{{}}"
     );
     let r = send_raw(server.addr, request.as_bytes()).await;
     assert_eq!(r.status, 404);
     assert_eq!(r.body, b"<UnknownOperationException/>\n");
-    let r = send_raw(server.addr, b"PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n").await;
+    let r = send_raw(server.addr, b"PUT / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n").await;
     assert_eq!(r.status, 404);
 }
 
@@ -174,7 +174,7 @@ async fn wrong_content_type_or_method_is_a_404_unknown_operation() {
 async fn missing_authorization_is_missing_authentication_token() {
     let server = server().await;
     let request = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
          Content-Length: 2\r\n\r\n{{}}"
     );
     let r = send_raw(server.addr, request.as_bytes()).await;
@@ -187,7 +187,7 @@ async fn missing_authorization_is_missing_authentication_token() {
 async fn malformed_authorization_is_incomplete_signature() {
     let server = server().await;
     let request = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {LIST_TABLES}\r\n\
          X-Amz-Date: 20240101T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Signature=abc\r\nContent-Length: 2\r\n\r\n{{}}"
     );
     let r = send_raw(server.addr, request.as_bytes()).await;
@@ -212,7 +212,8 @@ async fn a_null_body_is_refused_for_every_operation() {
 #[tokio::test]
 async fn plain_json_content_type_is_answered_in_kind() {
     let server = server().await;
-    let request = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Amz-Target: Nope\r\n\
+    let request =
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Amz-Target: Nope\r\n\
                    Content-Length: 2\r\n\r\n{}";
     let r = send_raw(server.addr, request.as_bytes()).await;
     assert_eq!(r.header("content-type"), Some("application/json"));
@@ -225,7 +226,7 @@ async fn keep_alive_serves_many_requests_on_one_connection() {
     for _ in 0..20 {
         let r = conn.send(&post("Nope", b"{}")).await;
         assert_eq!(r.status, 400);
-        let r = conn.send(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").await;
+        let r = conn.send(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
         assert_eq!(r.status, 200);
     }
 }
@@ -249,16 +250,17 @@ async fn answers_to_a_browser_origin_expose_dynamodb_response_headers() {
     // and OPTIONS answers all carry Allow-Origin and Expose-Headers, only OPTIONS a Max-Age;
     // without one, none of them. The list is DynamoDB's (alternator/server.cc sends "the list
     // that DynamoDB returns for expose headers").
+    // Under --auth accept only a loopback origin is answered (tests/hostile_clients.rs).
     let server = server().await;
-    let origin = "Origin: http://example.com\r\n";
+    let origin = "Origin: http://localhost:3000\r\n";
     let list_tables = String::from_utf8(post(LIST_TABLES, b"{}")).unwrap();
     let post_with_origin =
         list_tables.replacen("Host: localhost\r\n", &format!("Host: localhost\r\n{origin}"), 1);
     for (request, preflight) in [
-        (format!("GET / HTTP/1.1\r\nHost: x\r\n{origin}\r\n"), false),
+        (format!("GET / HTTP/1.1\r\nHost: localhost\r\n{origin}\r\n"), false),
         (post_with_origin, false),
         (
-            format!("OPTIONS / HTTP/1.1\r\nHost: x\r\n{origin}Access-Control-Request-Method: POST\r\n\r\n"),
+            format!("OPTIONS / HTTP/1.1\r\nHost: localhost\r\n{origin}Access-Control-Request-Method: POST\r\n\r\n"),
             true,
         ),
     ] {
@@ -271,7 +273,7 @@ async fn answers_to_a_browser_origin_expose_dynamodb_response_headers() {
         );
         assert_eq!(r.header("access-control-max-age").is_some(), preflight, "{request}");
     }
-    for request in [b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(), post(LIST_TABLES, b"{}")] {
+    for request in [b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".to_vec(), post(LIST_TABLES, b"{}")] {
         let r = send_raw(server.addr, &request).await;
         assert!(
             r.headers.iter().all(|(name, _)| !name.to_ascii_lowercase().starts_with("access-control-")),
@@ -338,7 +340,7 @@ async fn shutdown_finishes_and_closes_idle_keep_alive_connections() {
     let server = server().await;
     let addr = server.addr;
     let mut conn = RawConnection::open(addr).await;
-    assert_eq!(conn.send(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").await.status, 200);
+    assert_eq!(conn.send(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await.status, 200);
     server.stop().await.expect("serve returns Ok");
     assert!(conn.is_closed().await, "idle connection is closed on shutdown");
     assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "listener is closed");
@@ -352,7 +354,7 @@ async fn run_serves_a_fresh_engine_until_shutdown() {
     let task = tokio::spawn(monotable_server::run(listener, async move {
         let _ = stopped.await;
     }));
-    assert_eq!(send_raw(addr, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").await.status, 200);
+    assert_eq!(send_raw(addr, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await.status, 200);
     stop.send(()).unwrap();
     task.await.unwrap().unwrap();
 }

@@ -106,6 +106,11 @@ impl RawConnection {
         RawConnection { stream: TcpStream::connect(addr).await.expect("connect"), buffer: Vec::new() }
     }
 
+    /// A connection over a stream the test has already written to.
+    pub fn from_stream(stream: TcpStream) -> RawConnection {
+        RawConnection { stream, buffer: Vec::new() }
+    }
+
     pub async fn send(&mut self, request: &[u8]) -> RawResponse {
         self.stream.write_all(request).await.expect("write request");
         self.read_response().await
