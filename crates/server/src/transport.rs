@@ -80,7 +80,8 @@ pub type MountFuture = Pin<Box<dyn Future<Output = http::Response<Bytes>> + Send
 /// A handler for requests outside the protocol under one path prefix (the CLI mounts the web
 /// console at `/console`). The protocol never uses such paths, so a mount changes nothing for
 /// SDK requests: the transport checks one string prefix before it dispatches. The handler gets
-/// the request head and its complete body (read with the protocol's size limit).
+/// the request head (the client's `SocketAddr` in its extensions) and its complete body (read with
+/// the protocol's size limit).
 #[derive(Clone)]
 pub struct Mount {
     prefix: &'static str,
@@ -150,6 +151,7 @@ pub async fn serve_with(
                     progress: Progress::default(),
                     live: graceful.live(),
                     shared: shared.clone(),
+                    peer,
                 });
                 let watched = conn.clone();
                 // No hyper timer: hyper's header read timeout arms, polls and cancels a timer
@@ -166,6 +168,8 @@ pub async fn serve_with(
                             async move {
                                 let response = match &conn.mount {
                                     Some(mount) if mount.matches(request.uri().path()) => {
+                                        let mut request = request;
+                                        request.extensions_mut().insert(conn.peer);
                                         respond_mounted(mount, &conn.shared, request).await
                                     }
                                     _ => respond(&conn.service, &conn.shared, request).await,
@@ -214,6 +218,8 @@ struct Connection {
     /// The server's open connections, for [`coalesce`].
     live: Live,
     shared: Arc<Shared>,
+    /// The client's address, handed to a mount in each request's extensions.
+    peer: std::net::SocketAddr,
 }
 
 impl Idle for Connection {

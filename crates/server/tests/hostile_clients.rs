@@ -327,3 +327,31 @@ async fn a_compressed_body_is_verified_as_sent_before_it_is_inflated() {
     let r = send_raw(server.addr, &signed_gzip_put(&bomb, &bomb, "good-secret")).await;
     assert_eq!(r.status, 413, "signed, the bomb is inflated and stopped at the limit: {r:?}");
 }
+
+/// A mount (the console) gets the client's address in the request's extensions, so it can
+/// count what each client does (the console's sign-in attempts).
+#[tokio::test]
+async fn a_mounted_handler_learns_the_clients_address() {
+    let mount = monotable_server::Mount::new("/echo", |parts, _body| {
+        let peer = parts.extensions.get::<std::net::SocketAddr>().map(|a| a.to_string()).unwrap_or_default();
+        Box::pin(async move { http::Response::new(bytes::Bytes::from(peer)) })
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (_stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(monotable_server::serve_with(
+        listener,
+        Service::new(Engine::new()),
+        Some(mount),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let stream = TcpStream::connect(addr).await.unwrap();
+    let client = stream.local_addr().unwrap();
+    let response = common::RawConnection::from_stream(stream)
+        .send(b"GET /echo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .await;
+    assert_eq!(response.status, 200);
+    assert_eq!(String::from_utf8_lossy(&response.body), client.to_string());
+}
