@@ -1,27 +1,9 @@
-//! Key rendering as the library does it, and an item's key on an index.
+//! Key rendering as the library does it (`monotable_design::escape`), and an item's key on an index.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
-use monotable_design::{Design, Part, Template};
+use monotable_design::{escape, Design, Part, Template};
 use monotable_types::{AttributeValue, Item};
-
-/// Escapes a key value as `monotable::key::escape` does: every character that sorts at or
-/// before `#`, and `%`, becomes `%XX` per UTF-8 byte, so a value never produces the delimiter.
-pub(crate) fn escape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        if c <= '#' || c == '%' {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                let _ = write!(out, "%{b:02X}");
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
 
 /// `template` with each placeholder replaced by the escaped value of that field; `None` when
 /// a placeholder has no value or the template is malformed.

@@ -13,7 +13,9 @@ use monotable_design::{Design, Entity, FieldType};
 use monotable_types::{civil_from_days, AttributeValue, Item};
 
 use crate::error::RunError;
-use crate::keys::{escape, render, vars};
+use monotable_design::escape;
+
+use crate::keys::{render, vars};
 use crate::rng::Rng;
 
 /// Items generated per parent item when no `count` says fewer: enough that a random key

@@ -14,6 +14,7 @@ pub mod convert;
 pub mod cost;
 pub mod deploy;
 mod error;
+mod escape;
 pub mod iac;
 mod lint;
 mod model;
@@ -25,6 +26,7 @@ pub mod show;
 mod template;
 
 pub use error::DesignError;
+pub use escape::{escape, unescape};
 pub use lint::{check, Finding, Severity, RULES};
 pub use model::{
     Accept, AccessPattern, Conventions, Count, Design, Entity, EntityIndexKey, Field, FieldType, Index,
