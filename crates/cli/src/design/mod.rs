@@ -2,6 +2,7 @@
 
 mod apply;
 mod check;
+mod codegen;
 mod diff;
 mod iac;
 mod live;
@@ -27,6 +28,8 @@ enum DesignCommand {
     Check(check::CheckArgs),
     /// Generate CloudFormation or Terraform with a least-privilege IAM policy.
     Iac(iac::IacArgs),
+    /// Generate TypeScript (Zod schemas, lib-dynamodb command inputs) or Rust entity types.
+    Codegen(codegen::CodegenArgs),
     /// Show the access-pattern table (Markdown) or the aggregate view (SVG, HTML).
     Show(show::ShowArgs),
     /// Create the design's table on an endpoint, or add what a live one lacks (exit 3 if it
@@ -42,6 +45,7 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
         DesignCommand::New(a) => new::run(a),
         DesignCommand::Check(a) => check::run(a),
         DesignCommand::Iac(a) => iac::run(a),
+        DesignCommand::Codegen(a) => codegen::run(a),
         DesignCommand::Show(a) => show::run(a),
         DesignCommand::Apply(a) => apply::run(a),
         DesignCommand::Diff(a) => diff::run(a),
