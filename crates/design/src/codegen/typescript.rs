@@ -440,8 +440,8 @@ impl Gen<'_> {
             Authority::Admin => "AdminScope",
         };
         let params = self.params(r);
-        // An admin read uses its scope only as proof of the capability.
-        let scope_arg = if r.tenant.is_none() && !s.writes() { "_scope" } else { "scope" };
+        // An admin pattern that stamps no author uses its scope only as proof of the capability.
+        let scope_arg = if r.tenant.is_none() && !s.creates() { "_scope" } else { "scope" };
         let mut args = vec!["tableName: string".to_string(), format!("{scope_arg}: {scope}")];
         let e = r.entities[0];
         let ty = ts_type(&e.name);
@@ -751,6 +751,14 @@ impl Gen<'_> {
                     }
                 };
                 o.push_str(&format!("      set({}, {});\n    }}\n", ts_str(attr), render(&t, &val)));
+            }
+        }
+        // A changed expiry is copied to the table's TTL attribute, as a write copies it.
+        if let (Some(t), Some(ttl)) = (&e.ttl, &c.ttl) {
+            let attr = e.field(t).map_or(t.as_str(), Field::attr);
+            if !fixed.iter().any(|f| f == attr) {
+                let v = ts_get("changes", attr);
+                o.push_str(&format!("    if ({v} !== undefined) set({}, {v});\n", ts_str(ttl)));
             }
         }
         if let (true, Some(u)) = (e.stamps, &c.updated) {
