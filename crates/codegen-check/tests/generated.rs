@@ -28,13 +28,13 @@ async fn generated_ledger_module_matches_the_orgs_design() {
     assert_matches_file(&table, format!("{ROOT}/crates/example-orgs/design.yaml"));
 }
 
-/// Callers named `user:<id>` (for the generated types' own round trip).
+/// Callers named `user:<id>`, each holding the organisation `acme`.
 struct Callers;
 
 impl Verifier for Callers {
     fn verify(&self, credential: &str, mint: &Mint) -> Result<AuthContext, Error> {
         match credential.strip_prefix("user:") {
-            Some(id) if !id.is_empty() => Ok(mint.issue(id, [], [])),
+            Some(id) if !id.is_empty() => Ok(mint.issue(id, ["acme".to_string()], [])),
             _ => Err(Error::Unauthenticated("unknown caller".into())),
         }
     }
@@ -99,4 +99,61 @@ fn checked_in_generated_files_are_what_the_generator_writes_now() {
         }
     }
     assert!(stale.is_empty(), "generated files differ from the generator's output:\n{}", stale.join("\n"));
+}
+
+/// The time the library's planned writes and tests/typescript/test/patterns.test.ts stamp.
+const NOW: &str = "2024-05-01T10:00:00.000Z";
+
+/// The items of a planned write, in DynamoDB's JSON wire form.
+fn planned_items(request: &monotable::Request) -> Vec<serde_json::Value> {
+    let body = request.to_json();
+    match body.get("TransactItems") {
+        Some(actions) => actions.as_array().unwrap().iter().map(|a| a["Put"]["Item"].clone()).collect(),
+        None => vec![body["Item"].clone()],
+    }
+}
+
+/// What the Rust library stores for the example creates, for the TypeScript test to compare
+/// its write builders with (tests/typescript/fixtures/library-items.json; kept current like
+/// the generated files).
+#[tokio::test]
+async fn the_library_items_the_typescript_test_compares_with_are_current() {
+    let caller = authenticate(&Callers, "user:alice").unwrap();
+    let t = users::table(monotable::embedded::client(), TableName::resolved("users"), cursor_key())
+        .await
+        .unwrap();
+    let user =
+        users::User { user_id: "alice".into(), email: "alice@example.com".into(), name: "Alice".into() };
+    let post = users::Post { user_id: "alice".into(), post_id: "p#1".into(), title: "Hello".into() };
+    let user_plan = t.repo::<users::User>(&caller.personal()).unwrap().plan_at(NOW).create(&user).unwrap();
+    let post_plan = t.repo::<users::Post>(&caller.personal()).unwrap().plan_at(NOW).create(&post).unwrap();
+    let t = ledger::table(monotable::embedded::client(), TableName::resolved("ledger"), cursor_key())
+        .await
+        .unwrap();
+    let record = ledger::Record {
+        org_id: "acme".into(),
+        id: "r0".into(),
+        status: "open".into(),
+        changed: "2024-05-01".into(),
+        amount: "10".into(),
+        version: 7,
+    };
+    let acme = caller.org("acme").unwrap();
+    let record_plan = t.repo::<ledger::Record>(&acme).unwrap().plan_at(NOW).create(&record).unwrap();
+    let items = serde_json::json!({
+        "now": NOW,
+        "create-user": planned_items(&user_plan),
+        "create-post": planned_items(&post_plan),
+        "create-record": planned_items(&record_plan),
+    });
+    let text = serde_json::to_string_pretty(&items).unwrap() + "\n";
+    let path = format!("{ROOT}/tests/typescript/fixtures/library-items.json");
+    if std::env::var_os("MONOTABLE_CODEGEN_UPDATE").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &text).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(&path).ok().as_deref(),
+        Some(text.as_str()),
+        "{path} is not what the library plans; MONOTABLE_CODEGEN_UPDATE=1 rewrites it"
+    );
 }
