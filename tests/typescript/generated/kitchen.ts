@@ -171,8 +171,23 @@ export type Task = z.infer<typeof Task>;
 /** `Task` as application code writes it: no entity type, no stamps. */
 export type TaskFields = Omit<Task, "EntityType" | "CreatedAt" | "UpdatedAt" | "CreatedBy">;
 
+/** `Note`: key `USER#{owner}` / `NOTE#{note_id}`; tenant field `owner`. Unknown attributes (keys, index keys) are dropped when parsing. */
+export const Note = z.object({
+  EntityType: z.literal("Note"),
+  owner: z.string(),
+  note_id: z.string(),
+  body: z.string(),
+  version: z.number().int(),
+  CreatedAt: z.string().optional(),
+  UpdatedAt: z.string().optional(),
+  CreatedBy: z.string().optional(),
+});
+export type Note = z.infer<typeof Note>;
+/** `Note` as application code writes it: no entity type, no stamps. */
+export type NoteFields = Omit<Note, "EntityType" | "CreatedAt" | "UpdatedAt" | "CreatedBy">;
+
 /** Every entity type of the table, told apart by `EntityType` (S3). */
-export const AnyEntity = z.discriminatedUnion("EntityType", [Session, Task]);
+export const AnyEntity = z.discriminatedUnion("EntityType", [Session, Task, Note]);
 export type AnyEntity = z.infer<typeof AnyEntity>;
 
 /** Table keys (S5): values escaped as the library escapes them, so `#` in a value cannot
@@ -180,6 +195,7 @@ export type AnyEntity = z.infer<typeof AnyEntity>;
 export const keys = {
   session: (k: Pick<SessionFields, "id">): { PK: string; SK: string } => ({ PK: `SESSION#${escapeKey(k.id)}`, SK: "SESSION" }),
   task: (k: Pick<TaskFields, "orgId" | "due" | "taskId">): { PK: string; SK: string } => ({ PK: `ORG#${escapeKey(k.orgId)}`, SK: `TASK#${escapeKey(k.due)}#${escapeKey(k.taskId)}` }),
+  note: (k: Pick<NoteFields, "owner" | "note_id">): { PK: string; SK: string } => ({ PK: `USER#${escapeKey(k.owner)}`, SK: `NOTE#${escapeKey(k.note_id)}` }),
 };
 
 /** Secondary-index keys per entity type and index (S5, S7). */
@@ -209,6 +225,16 @@ function storedTask(f: Omit<TaskFields, "rev">, now: string): Record<string, unk
     ...indexKeys.task.GSI1(f),
     ...indexKeys.task.LSI1(f),
     EntityType: "Task",
+    UpdatedAt: now,
+  };
+}
+
+/** `Note` as stored: its fields, keys, index keys, entity type and updated stamp. */
+function storedNote(f: Omit<NoteFields, "version">, now: string): Record<string, unknown> {
+  return {
+    ...f,
+    ...keys.note(f),
+    EntityType: "Note",
     UpdatedAt: now,
   };
 }
@@ -424,7 +450,86 @@ export const tasksInState = {
   },
 } as const;
 
+/** `put-session`: UpdateItem that creates or replaces the item, keeping its created stamps (a put, S4, S16) on the table of Session; admin only (S14): the caller passes every key field. */
+export const putSession = {
+  name: "put-session",
+  operation: "put",
+  adminOnly: true,
+  input(tableName: string, scope: AdminScope, item: SessionFields, options: WriteOptions = {}): UpdateCommandInput {
+    const now = stamp(options);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets: string[] = [];
+    for (const [attr, v] of Object.entries(storedSession(item, now))) {
+      if (["PK", "SK"].includes(attr)) continue;
+      names[`#a${sets.length}`] = attr;
+      values[`:a${sets.length}`] = v;
+      sets.push(`#a${sets.length} = :a${sets.length}`);
+    }
+    names["#created"] = "CreatedAt";
+    values[":now"] = now;
+    sets.push("#created = if_not_exists(#created, :now)");
+    names["#createdBy"] = "CreatedBy";
+    values[":by"] = scope.userId;
+    sets.push("#createdBy = if_not_exists(#createdBy, :by)");
+    return {
+      TableName: tableName,
+      Key: keys.session(item),
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: "ALL_NEW",
+    };
+  },
+  parse(output: { readonly Attributes?: Record<string, unknown> }): Session {
+    return Session.parse(output.Attributes);
+  },
+} as const;
+
+/** `save-note`: UpdateItem that creates or replaces the item, keeping its created stamps (a put, S4, S16) on the table of Note; tenant-scoped (S12): `owner` comes from the verified scope, never from the request. */
+export const saveNote = {
+  name: "save-note",
+  operation: "put",
+  input(tableName: string, scope: OwnerScope, item: NoteFields, options: WriteOptions = {}): UpdateCommandInput {
+    sameTenant(scope.userId, item.owner, "owner");
+    const now = stamp(options);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets: string[] = [];
+    for (const [attr, v] of Object.entries(storedNote(item, now))) {
+      if (["PK", "SK", "version"].includes(attr)) continue;
+      names[`#a${sets.length}`] = attr;
+      values[`:a${sets.length}`] = v;
+      sets.push(`#a${sets.length} = :a${sets.length}`);
+    }
+    names["#created"] = "CreatedAt";
+    values[":now"] = now;
+    sets.push("#created = if_not_exists(#created, :now)");
+    names["#createdBy"] = "CreatedBy";
+    values[":by"] = scope.userId;
+    sets.push("#createdBy = if_not_exists(#createdBy, :by)");
+    names["#pk"] = "PK";
+    names["#version"] = "version";
+    values[":expected"] = item.version;
+    values[":next"] = item.version + 1;
+    sets.push("#version = :next");
+    return {
+      TableName: tableName,
+      Key: keys.note(item),
+      UpdateExpression: `SET ${sets.join(", ")}`,
+      ConditionExpression: "attribute_not_exists(#pk) OR #version = :expected",
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: "ALL_NEW",
+    };
+  },
+  parse(output: { readonly Attributes?: Record<string, unknown> }): Note {
+    return Note.parse(output.Attributes);
+  },
+} as const;
+
 // Access patterns not generated:
 // - tasks-of-assignee: it is tenant-scoped but its partition key `ASSIGNEE#{assignee}` does not contain the tenant field `org_id`
 // - tasks-between: a `between` condition has one value in the design; give the range in code
+// - put-task: a put that replaces an item with unique fields must move its guard items; not generated
 // - delete-task: deleting a type with unique fields must delete its guard items too; not generated

@@ -21,6 +21,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import * as users from "../generated/users.js";
 import * as ledger from "../generated/ledger.js";
+import * as kitchen from "../generated/kitchen.js";
 
 const root = fileURLToPath(new URL("../../../..", import.meta.url));
 const REGION = "us-east-1";
@@ -75,6 +76,7 @@ before(async () => {
   doc = DynamoDBDocumentClient.from(client);
   apply("crates/example-users/design.yaml", "users");
   apply("crates/example-orgs/design.yaml", "ledger");
+  apply("crates/design/tests/fixtures/codegen.yaml", "kitchen");
 });
 
 after(() => {
@@ -289,4 +291,23 @@ test("the write builders store the items the Rust library stores", () => {
   const acme = ledger.orgScope({ userId: "alice", orgs: ["acme"], capabilities: [] }, "acme");
   const record = { org_id: "acme", id: "r0", status: "open", changed: "2024-05-01", amount: "10" };
   assert.deepEqual([ledger.createRecord.input("t", acme, record, { now }).Item], expect("create-record"));
+});
+
+// A put not named create… is an upsert, as the library's `put` (crates/monotable/src/repo.rs).
+test("an upsert keeps the created stamps and requires the version it replaces", async () => {
+  const me = kitchen.personalScope({ userId: "ann", orgs: [], capabilities: [] });
+  const first = { owner: "ann", note_id: "n1", body: "one", version: 0 };
+  const created = kitchen.saveNote.parse(
+    await doc.send(new UpdateCommand(kitchen.saveNote.input("kitchen", me, first, { now: "2024-01-01T00:00:00.000Z" }))),
+  );
+  assert.deepEqual([created.version, created.CreatedAt], [1, "2024-01-01T00:00:00.000Z"]);
+  const second = { ...first, body: "two", version: 1 };
+  const replaced = kitchen.saveNote.parse(
+    await doc.send(new UpdateCommand(kitchen.saveNote.input("kitchen", me, second, { now: "2024-02-01T00:00:00.000Z" }))),
+  );
+  assert.deepEqual(
+    [replaced.body, replaced.version, replaced.CreatedAt, replaced.UpdatedAt],
+    ["two", 2, "2024-01-01T00:00:00.000Z", "2024-02-01T00:00:00.000Z"],
+  );
+  await assert.rejects(doc.send(new UpdateCommand(kitchen.saveNote.input("kitchen", me, second))), ConditionalCheckFailedException);
 });

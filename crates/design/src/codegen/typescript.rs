@@ -64,7 +64,7 @@ pub fn generate(design: &Design, command: &str) -> Result<(String, Vec<String>),
     }
     g.keys(&mut o)?;
     let writers: Vec<&str> =
-        patterns.iter().filter(|(_, s)| s.creates()).map(|(r, _)| r.entities[0].name.as_str()).collect();
+        patterns.iter().filter(|(_, s)| s.stores()).map(|(r, _)| r.entities[0].name.as_str()).collect();
     for e in design.entities.iter().filter(|e| writers.contains(&e.name.as_str())) {
         g.stored(&mut o, e)?;
     }
@@ -92,6 +92,8 @@ enum Shape {
     Create,
     /// A create with its unique-value guard items in one transaction (S17).
     CreateWithGuards,
+    /// A put that creates or replaces, keeping the created stamps (an UpdateItem).
+    Upsert,
     Update,
     Delete,
 }
@@ -103,7 +105,7 @@ impl Shape {
             Shape::Query => "QueryCommandInput",
             Shape::Create => "PutCommandInput",
             Shape::CreateWithGuards => "TransactWriteCommandInput",
-            Shape::Update => "UpdateCommandInput",
+            Shape::Update | Shape::Upsert => "UpdateCommandInput",
             Shape::Delete => "DeleteCommandInput",
         }
     }
@@ -114,6 +116,11 @@ impl Shape {
 
     fn creates(&self) -> bool {
         matches!(self, Shape::Create | Shape::CreateWithGuards)
+    }
+
+    /// Whether the pattern writes a whole item (and needs its `stored…` function).
+    fn stores(&self) -> bool {
+        self.creates() || *self == Shape::Upsert
     }
 }
 
@@ -151,9 +158,10 @@ fn shape(r: &Resolved<'_>) -> Result<Shape, Problem> {
         }
         Operation::Delete => Ok(Shape::Delete),
         Operation::TransactWrite => Ok(Shape::CreateWithGuards),
-        Operation::Put if !p.name.starts_with("create") => skip(
-            "only a put named `create…` is generated (a create, S15); an upsert keeping the created stamp is not",
-        ),
+        Operation::Put if !p.name.starts_with("create") && !e.unique.is_empty() => {
+            skip("a put that replaces an item with unique fields must move its guard items; not generated")
+        }
+        Operation::Put if !p.name.starts_with("create") => Ok(Shape::Upsert),
         _ if !e.unique.is_empty() => Ok(Shape::CreateWithGuards),
         _ => Ok(Shape::Create),
     }
@@ -441,7 +449,7 @@ impl Gen<'_> {
         };
         let params = self.params(r);
         // An admin pattern that stamps no author uses its scope only as proof of the capability.
-        let scope_arg = if r.tenant.is_none() && !s.creates() { "_scope" } else { "scope" };
+        let scope_arg = if r.tenant.is_none() && !s.stores() { "_scope" } else { "scope" };
         let mut args = vec!["tableName: string".to_string(), format!("{scope_arg}: {scope}")];
         let e = r.entities[0];
         let ty = ts_type(&e.name);
@@ -451,6 +459,7 @@ impl Gen<'_> {
                     args.push(format!("params: {{ {} }}", params.join("; ")));
                 }
             }
+            Shape::Upsert => args.push(format!("item: {ty}Fields")),
             Shape::Create | Shape::CreateWithGuards => {
                 let input = match &e.version_field {
                     Some(v) => {
@@ -467,7 +476,9 @@ impl Gen<'_> {
                 args.push(format!("changes: {}", self.changes_type(e)));
                 args.push("options: UpdateOptions = {}".into());
             }
-            Shape::Create | Shape::CreateWithGuards => args.push("options: WriteOptions = {}".into()),
+            Shape::Create | Shape::CreateWithGuards | Shape::Upsert => {
+                args.push("options: WriteOptions = {}".into())
+            }
             Shape::Get | Shape::Delete => {}
         }
         o.push_str(&format!("  input({}): {} {{\n", args.join(", "), s.command_type()));
@@ -491,6 +502,7 @@ impl Gen<'_> {
             Shape::Query => self.query_body(o, r, &value),
             Shape::Create | Shape::CreateWithGuards => self.create_body(o, r, s),
             Shape::Update => self.update_body(o, r, &value)?,
+            Shape::Upsert => self.upsert_body(o, r),
         }
         o.push_str("  },\n");
         match (s, &parsed) {
@@ -500,7 +512,7 @@ impl Gen<'_> {
             (Shape::Query, Some(t)) => o.push_str(&format!(
                 "  parse(output: {{ readonly Items?: readonly Record<string, unknown>[] }}): {t}[] {{\n    return (output.Items ?? []).map((item) => {t}.parse(item));\n  }},\n"
             )),
-            (Shape::Update, _) => o.push_str(&format!(
+            (Shape::Update | Shape::Upsert, _) => o.push_str(&format!(
                 "  parse(output: {{ readonly Attributes?: Record<string, unknown> }}): {ty} {{\n    return {ty}.parse(output.Attributes);\n  }},\n"
             )),
             _ => {}
@@ -594,15 +606,62 @@ impl Gen<'_> {
         o.push_str("      ...paging(options),\n    };\n");
     }
 
-    fn create_body(&self, o: &mut String, r: &Resolved<'_>, s: &Shape) {
-        let c = &self.design.conventions;
+    /// A write whose item names another tenant than its scope is refused before it is sent.
+    fn tenant_check(&self, o: &mut String, r: &Resolved<'_>) {
         let e = r.entities[0];
-        let ty = ts_type(&e.name);
         if let Some(t) = r.tenant {
             let attr = e.field(t).map_or(t, Field::attr);
             let scope = if r.authority == Authority::Org { "scope.orgId" } else { "scope.userId" };
             o.push_str(&format!("    sameTenant({scope}, {}, {});\n", ts_get("item", attr), ts_str(attr)));
         }
+    }
+
+    /// The upsert of a put, as `Repository::put` plans it (crates/monotable/src/repo.rs): every
+    /// stored attribute but the key set, the created stamps kept with `if_not_exists`, and with
+    /// a version the stored one required to equal the item's (or the item to be new) and
+    /// replaced by one more (S16).
+    fn upsert_body(&self, o: &mut String, r: &Resolved<'_>) {
+        let c = &self.design.conventions;
+        let e = r.entities[0];
+        self.tenant_check(o, r);
+        let version = e.version_field.as_deref().map(|v| e.field(v).map_or(v, Field::attr));
+        let mut skip = vec![ts_str(&c.pk), ts_str(&c.sk)];
+        skip.extend(version.map(ts_str));
+        o.push_str(&format!(
+            "    const now = stamp(options);\n    const names: Record<string, string> = {{}};\n    const values: Record<string, unknown> = {{}};\n    const sets: string[] = [];\n    for (const [attr, v] of Object.entries(stored{}(item, now))) {{\n      if ([{}].includes(attr)) continue;\n      names[`#a${{sets.length}}`] = attr;\n      values[`:a${{sets.length}}`] = v;\n      sets.push(`#a${{sets.length}} = :a${{sets.length}}`);\n    }}\n",
+            ts_type(&e.name),
+            skip.join(", ")
+        ));
+        if e.stamps {
+            if let Some(cr) = &c.created {
+                o.push_str(&format!("    names[\"#created\"] = {};\n    values[\":now\"] = now;\n    sets.push(\"#created = if_not_exists(#created, :now)\");\n", ts_str(cr)));
+            }
+            if let Some(by) = &c.created_by {
+                o.push_str(&format!("    names[\"#createdBy\"] = {};\n    values[\":by\"] = scope.userId;\n    sets.push(\"#createdBy = if_not_exists(#createdBy, :by)\");\n", ts_str(by)));
+            }
+        }
+        let mut condition = String::new();
+        if let Some(v) = version {
+            let current = ts_get("item", v);
+            o.push_str(&format!(
+                "    names[\"#pk\"] = {};\n    names[\"#version\"] = {};\n    values[\":expected\"] = {current};\n    values[\":next\"] = {current} + 1;\n    sets.push(\"#version = :next\");\n",
+                ts_str(&c.pk),
+                ts_str(v)
+            ));
+            condition =
+                "      ConditionExpression: \"attribute_not_exists(#pk) OR #version = :expected\",\n".into();
+        }
+        o.push_str(&format!(
+            "    return {{\n      TableName: tableName,\n      Key: keys.{}(item),\n      UpdateExpression: `SET ${{sets.join(\", \")}}`,\n{condition}      ExpressionAttributeNames: names,\n      ExpressionAttributeValues: values,\n      ReturnValues: \"ALL_NEW\",\n    }};\n",
+            ts_binding(&e.name)
+        ));
+    }
+
+    fn create_body(&self, o: &mut String, r: &Resolved<'_>, s: &Shape) {
+        let c = &self.design.conventions;
+        let e = r.entities[0];
+        let ty = ts_type(&e.name);
+        self.tenant_check(o, r);
         o.push_str(&format!(
             "    const now = stamp(options);\n    const stored = {{\n      ...stored{ty}(item, now),\n"
         ));
@@ -789,6 +848,9 @@ fn op_word(s: Shape) -> &'static str {
         Shape::Create => "PutItem of a new item, only if its key is free (S15)",
         Shape::CreateWithGuards => "TransactWriteItems of a new item and its unique-value guards (S15, S17)",
         Shape::Update => "UpdateItem of an existing item (S16 with `expectVersion`)",
+        Shape::Upsert => {
+            "UpdateItem that creates or replaces the item, keeping its created stamps (a put, S4, S16)"
+        }
         Shape::Delete => "DeleteItem",
     }
 }
