@@ -10,6 +10,7 @@
 //! library, the CLI and the console read it. The key-template overlap decision lives here
 //! ([`overlap`]) and the library's start-up check calls it.
 
+pub mod codegen;
 pub mod convert;
 pub mod cost;
 pub mod deploy;

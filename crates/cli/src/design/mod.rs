@@ -2,6 +2,7 @@
 
 mod apply;
 mod check;
+mod codegen;
 mod cost;
 mod diff;
 mod export;
@@ -34,6 +35,8 @@ enum DesignCommand {
     Check(check::CheckArgs),
     /// Generate CloudFormation, Terraform, Pulumi or CDK with a least-privilege IAM policy.
     Iac(iac::IacArgs),
+    /// Generate TypeScript (Zod schemas, lib-dynamodb command inputs) or Rust entity types.
+    Codegen(codegen::CodegenArgs),
     /// Show the access-pattern table (Markdown) or the aggregate view (SVG, HTML).
     Show(show::ShowArgs),
     /// Create the design's table on an endpoint, or add what a live one lacks (exit 3 if it
@@ -60,6 +63,7 @@ pub fn run(args: DesignArgs) -> anyhow::Result<()> {
         DesignCommand::Schema(a) => schema::run(a),
         DesignCommand::Check(a) => check::run(a),
         DesignCommand::Iac(a) => iac::run(a),
+        DesignCommand::Codegen(a) => codegen::run(a),
         DesignCommand::Show(a) => show::run(a),
         DesignCommand::Apply(a) => apply::run(a),
         DesignCommand::Diff(a) => diff::run(a),
