@@ -171,7 +171,7 @@ impl PackedItem {
     /// Checks untrusted bytes (from disk) completely and wraps them.
     pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<PackedItem, PackedError> {
         let bytes = bytes.as_ref();
-        let (size, len, body) = header(bytes)?;
+        let (declared, len, body) = header(bytes)?;
         // First the quick walk (`quick.rs`), which looks at the strings' bytes only for a high
         // bit and for JSON escapes, in one pass: when no high bit is set, every string is
         // ASCII and so UTF-8. Otherwise (non-ASCII text)
@@ -181,16 +181,26 @@ impl PackedItem {
             Some(checked) => checked,
             None => {
                 let r = Reader::new(bytes, body);
-                let mut clean = true;
-                let size = check_attrs(&r, len, 0, &mut clean)?;
+                let (mut clean, mut ordered) = (true, true);
+                let size = check_attrs(&r, len, 0, &mut clean, &mut ordered)?;
                 if r.pos() != bytes.len() {
                     return Err(PackedError::Length(r.pos()));
+                }
+                if !ordered {
+                    if size != declared {
+                        return Err(PackedError::Size { header: declared, actual: size });
+                    }
+                    // Bytes written before sets were kept in canonical order: checked whole
+                    // above, so they decode; packed again, their sets come out in order and the
+                    // item has the one encoding every item has.
+                    let unordered = PackedItem { bytes: ThinArc::from_header_and_slice((), bytes) };
+                    return Ok(PackedItem::encode(&unordered.decode()?));
                 }
                 (size, clean)
             }
         };
-        if actual != size {
-            return Err(PackedError::Size { header: size, actual });
+        if actual != declared {
+            return Err(PackedError::Size { header: declared, actual });
         }
         // The escape-free form (`CLEAN_FORM`): checked when claimed, and given to older bytes
         // that qualify, so that an item has one encoding whenever it was written.
@@ -657,7 +667,13 @@ fn canonical_number(text: &[u8]) -> Option<Number> {
 }
 
 /// Checks `count` attributes (names sorted and unique) and returns their DynamoDB size.
-fn check_attrs(r: &Reader<'_>, count: usize, depth: usize, clean: &mut bool) -> Result<usize, PackedError> {
+fn check_attrs(
+    r: &Reader<'_>,
+    count: usize,
+    depth: usize,
+    clean: &mut bool,
+    ordered: &mut bool,
+) -> Result<usize, PackedError> {
     let mut size = 0;
     let mut last: Option<&[u8]> = None;
     for _ in 0..count {
@@ -668,7 +684,30 @@ fn check_attrs(r: &Reader<'_>, count: usize, depth: usize, clean: &mut bool) -> 
             return Err(PackedError::Order(at));
         }
         last = Some(name);
-        size += name.len() + check_value(r, depth, clean)?;
+        size += name.len() + check_value(r, depth, clean, ordered)?;
+    }
+    Ok(size)
+}
+
+/// Checks a set's `count` members with `member` (which returns a member and its DynamoDB size)
+/// and returns their size; clears `ordered` when they are not in the canonical order packing
+/// writes (`in_order`, `AttributeValue::sort_sets`). Bytes written before that order existed
+/// hold sets in request order: they are read, and packed again in order (`from_bytes`).
+fn check_members<'a, T: Ord>(
+    body: &Reader<'a>,
+    count: usize,
+    ordered: &mut bool,
+    mut member: impl FnMut(&Reader<'a>) -> Result<(T, usize), PackedError>,
+) -> Result<usize, PackedError> {
+    let mut size = 0;
+    let mut last: Option<T> = None;
+    for _ in 0..count {
+        let (m, s) = member(body)?;
+        if last.as_ref().is_some_and(|l| *l > m) {
+            *ordered = false;
+        }
+        last = Some(m);
+        size += s;
     }
     Ok(size)
 }
@@ -712,7 +751,13 @@ fn plain_integer(text: &[u8]) -> Option<i64> {
 }
 
 /// Checks one value and returns its DynamoDB size.
-fn check_value(r: &Reader<'_>, depth: usize, clean: &mut bool) -> Result<usize, PackedError> {
+/// Clears `ordered` when a set's members are not in canonical order (see [`check_members`]).
+fn check_value(
+    r: &Reader<'_>,
+    depth: usize,
+    clean: &mut bool,
+    ordered: &mut bool,
+) -> Result<usize, PackedError> {
     if depth >= MAX_NESTING {
         return Err(PackedError::TooDeep);
     }
@@ -726,19 +771,23 @@ fn check_value(r: &Reader<'_>, depth: usize, clean: &mut bool) -> Result<usize, 
             let body = r.body()?;
             let count = body.count()?;
             let size = match tag {
-                TAG_M => 3 + count + check_attrs(&body, count, depth + 1, clean)?,
+                TAG_M => 3 + count + check_attrs(&body, count, depth + 1, clean, ordered)?,
                 TAG_L => {
                     let mut size = 3 + count;
                     for _ in 0..count {
-                        size += check_value(&body, depth + 1, clean)?;
+                        size += check_value(&body, depth + 1, clean, ordered)?;
                     }
                     size
                 }
-                TAG_SS => (0..count)
-                    .map(|_| checked_str(&body, clean).map(<[u8]>::len))
-                    .sum::<Result<usize, _>>()?,
-                TAG_NS => (0..count).map(|_| checked_number_size(&body)).sum::<Result<usize, _>>()?,
-                _ => (0..count).map(|_| body.bytes().map(<[u8]>::len)).sum::<Result<usize, _>>()?,
+                TAG_SS => {
+                    check_members(&body, count, ordered, |b| checked_str(b, clean).map(|s| (s, s.len())))?
+                }
+                TAG_NS => check_members(&body, count, ordered, |b| {
+                    let n = number(b)?;
+                    let size = AttributeValue::N(n).size();
+                    Ok((n, size))
+                })?,
+                _ => check_members(&body, count, ordered, |b| b.bytes().map(|x| (x, x.len())))?,
             };
             if body.remaining() != 0 {
                 return Err(PackedError::Length(at));

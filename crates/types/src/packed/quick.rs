@@ -109,9 +109,13 @@ impl<'a> Quick<'a> {
                         }
                         size
                     }
-                    TAG_SS => (0..count).map(|_| inner.str().map(<[u8]>::len)).sum::<Option<usize>>()?,
-                    TAG_NS => (0..count).map(|_| inner.number_size()).sum::<Option<usize>>()?,
-                    _ => (0..count).map(|_| inner.bytes().map(<[u8]>::len)).sum::<Option<usize>>()?,
+                    TAG_SS => members(count, || inner.str().map(|s| (s, s.len())))?,
+                    TAG_NS => members(count, || {
+                        let n = number_of(inner.bytes()?)?;
+                        let size = AttributeValue::N(n).size();
+                        Some((n, size))
+                    })?,
+                    _ => members(count, || inner.bytes().map(|b| (b, b.len())))?,
                 };
                 if inner.pos != body.len() {
                     return None;
@@ -123,4 +127,20 @@ impl<'a> Quick<'a> {
             _ => return None,
         })
     }
+}
+
+/// The DynamoDB size of a set's `count` members read by `member`, if they are in canonical
+/// order (the strict walk's `check_members` says why).
+fn members<T: Ord>(count: usize, mut member: impl FnMut() -> Option<(T, usize)>) -> Option<usize> {
+    let mut size = 0;
+    let mut last: Option<T> = None;
+    for _ in 0..count {
+        let (m, s) = member()?;
+        if last.as_ref().is_some_and(|l| *l > m) {
+            return None;
+        }
+        last = Some(m);
+        size += s;
+    }
+    Some(size)
 }
