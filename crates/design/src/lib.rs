@@ -25,6 +25,7 @@ mod schema;
 mod settings;
 pub mod show;
 mod template;
+mod text;
 
 pub use error::DesignError;
 pub use escape::{escape, unescape};

@@ -597,11 +597,7 @@ impl Design {
 
     /// Reads JSON if the text starts with `{`, YAML otherwise.
     pub fn parse(text: &str) -> Result<Design, DesignError> {
-        if text.trim_start().starts_with('{') {
-            Design::from_json(text)
-        } else {
-            Design::from_yaml(text)
-        }
+        crate::text::from_text(text, DesignError::Parse)
     }
 
     /// Pretty JSON.

@@ -23,16 +23,3 @@ pub use estimate::{
 pub use measured::{IndexCopy, Measured, MeasuredEntity, MeasuredPattern};
 pub use prices::{OnDemandPrices, Prices, ProvisionedPrices, StoragePrices};
 pub use traffic::{EntityTraffic, PatternTraffic, ProvisionedSettings, Traffic};
-
-/// Reads JSON if the text starts with `{`, YAML otherwise (as `Design::parse`); a failure
-/// becomes the error `wrap` makes of its message.
-fn from_text<T: serde::de::DeserializeOwned>(
-    text: &str,
-    wrap: fn(String) -> CostError,
-) -> Result<T, CostError> {
-    if text.trim_start().starts_with('{') {
-        serde_json::from_str(text).map_err(|e| wrap(e.to_string()))
-    } else {
-        serde_norway::from_str(text).map_err(|e| wrap(e.to_string()))
-    }
-}

@@ -76,7 +76,7 @@ impl Prices {
     /// Reads a price table: JSON if the text starts with `{`, YAML otherwise. Every number
     /// must be finite and not negative; a GB's bytes and the month's hours above zero.
     pub fn parse(text: &str) -> Result<Prices, CostError> {
-        let prices: Prices = super::from_text(text, CostError::PricesParse)?;
+        let prices: Prices = crate::text::from_text(text, CostError::PricesParse)?;
         prices.validate()?;
         Ok(prices)
     }

@@ -105,7 +105,7 @@ impl Traffic {
     /// Reads a traffic file: JSON if the text starts with `{`, YAML otherwise, then checks
     /// every number.
     pub fn parse(text: &str) -> Result<Traffic, CostError> {
-        let traffic: Traffic = super::from_text(text, CostError::TrafficParse)?;
+        let traffic: Traffic = crate::text::from_text(text, CostError::TrafficParse)?;
         traffic.validate()?;
         Ok(traffic)
     }
