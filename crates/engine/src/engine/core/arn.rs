@@ -9,7 +9,7 @@
 //! Not emulated: DynamoDB refuses an ARN of another region (ValidationException) or account
 //! (AccessDeniedException); an engine accepts a table ARN of any region and account as a
 //! `TableName` and looks the name up among its own tables. (The tag operations' `ResourceArn`
-//! is checked: another account's is refused, `engine/misc.rs`.)
+//! is checked: another account's is refused, `engine/ops/control/misc.rs`.)
 
 /// The table name inside a table ARN (`arn:<partition>:dynamodb:<region>:<account>:table/<name>`),
 /// or `None` when `arn` is not a table ARN (an index or stream ARN, another service, a name).
