@@ -15,14 +15,6 @@ use serde_json::Value;
 use crate::schema::{EntitySchema, PatternSchema};
 use crate::table::Table;
 
-/// What the builder was told for the design document beyond the entity types.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct DesignNotes {
-    pub names: Option<(String, String, String)>,
-    pub patterns: Vec<AccessPattern>,
-    pub accept: Vec<monotable_design::Accept>,
-}
-
 impl Table {
     /// The design document of this table: conventions, declared GSIs (projecting all
     /// attributes), registered entity types and the access patterns given to the builder.

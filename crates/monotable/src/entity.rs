@@ -8,8 +8,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{de::DeserializeOwned, Serialize};
 
 use crate::error::{Error, ValidationErrors};
-use crate::expr::UpdateOp;
 use crate::schema::EntitySchema;
+use crate::update_op::UpdateOp;
 
 /// A stored item: attribute name to value.
 pub type Item = HashMap<String, AttributeValue>;
@@ -92,7 +92,7 @@ impl<'a> Partial<'a> {
         }
         let w: W = serde_dynamo::from_item(item)
             .map_err(|e| ValidationErrors::field(first, format!("cannot decode: {e}")))?;
-        crate::__private::garde_report(w.validate())
+        ValidationErrors::from_garde(w.validate())
     }
 }
 

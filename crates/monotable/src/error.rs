@@ -4,6 +4,9 @@ use std::fmt;
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
+/// A boxed error, what a change handler's error becomes in [`Error::Handler`].
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
 /// Everything a monotable operation can fail with.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -71,7 +74,7 @@ pub enum Error {
         sequence_number: String,
         /// The handler's error.
         #[source]
-        source: crate::changes::BoxError,
+        source: BoxError,
     },
     /// The records after the checkpoint of a shard are gone from the stream (DynamoDB keeps
     /// them 24 hours): resuming would skip changes, so the consumer stops. Start over with a
@@ -235,6 +238,20 @@ impl ValidationErrors {
     /// Whether there is a message for this field.
     pub fn has(&self, field: &str) -> bool {
         self.errors.iter().any(|e| e.field == field)
+    }
+
+    /// The field-level errors of a `garde` validation report (what `#[entity(validate)]`
+    /// generates), one per failed rule.
+    pub(crate) fn from_garde(r: Result<(), garde::Report>) -> Result<(), ValidationErrors> {
+        match r {
+            Ok(()) => Ok(()),
+            Err(report) => Err(ValidationErrors {
+                errors: report
+                    .iter()
+                    .map(|(path, e)| FieldError { field: path.to_string(), message: e.message().to_string() })
+                    .collect(),
+            }),
+        }
     }
 }
 

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::entity::{encode_value, Field};
 use crate::error::{Error, ValidationErrors};
+use crate::update_op::UpdateOp;
 
 /// The name and value placeholders of one request.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -237,22 +238,6 @@ impl<T> Projection<T> {
             }
         }
         names.join(", ")
-    }
-}
-
-#[derive(Debug, Clone)]
-pub(crate) enum UpdateOp {
-    Set(&'static str, &'static str, AttributeValue),
-    Remove(&'static str, &'static str),
-    Add(&'static str, &'static str, AttributeValue),
-}
-
-impl UpdateOp {
-    /// The Rust field name.
-    pub(crate) fn field(&self) -> &'static str {
-        match self {
-            UpdateOp::Set(n, ..) | UpdateOp::Remove(n, _) | UpdateOp::Add(n, ..) => n,
-        }
     }
 }
 

@@ -48,30 +48,37 @@
 //! Change streams: [`changes`] decodes a table's DynamoDB stream, read by
 //! [`changes::ChangeConsumer`] or delivered to Lambda, into typed records of a [`Collection`].
 
+// The layers, imports pointing down only (ARCHITECTURE.md, "crates/monotable").
+// Foundation: errors, naming, the static schema, keys and who the caller is.
 pub mod auth;
-mod batch;
-pub mod changes;
 mod conventions;
-mod cursor;
-pub mod design;
-mod entity;
 mod error;
-mod expr;
-mod idempotency;
-mod infra;
 mod internal;
 mod jwt;
 mod key;
-mod listing;
-mod maintenance;
-mod multi_key;
 mod overlap;
-mod query;
-mod repo;
-mod request;
 pub mod schema;
+// Model: entities and the requests built from them (expressions, queries, cursors).
+mod cursor;
+mod entity;
+mod expr;
+mod multi_key;
+mod query;
+mod request;
+mod update_op;
+// The table: the built, checked `Table` and the sending of requests through its client.
 mod send;
 mod table;
+// Operations on a table: repositories and what builds on them, maintenance, the design
+// document, infrastructure, change streams.
+mod batch;
+pub mod changes;
+pub mod design;
+mod idempotency;
+mod infra;
+mod listing;
+mod maintenance;
+mod repo;
 mod transaction;
 mod unique;
 
@@ -130,17 +137,6 @@ pub mod __private {
 
     /// Maps a garde report to field-level errors.
     pub fn garde_report(r: Result<(), garde::Report>) -> Result<(), crate::ValidationErrors> {
-        match r {
-            Ok(()) => Ok(()),
-            Err(report) => Err(crate::ValidationErrors {
-                errors: report
-                    .iter()
-                    .map(|(path, e)| crate::FieldError {
-                        field: path.to_string(),
-                        message: e.message().to_string(),
-                    })
-                    .collect(),
-            }),
-        }
+        crate::ValidationErrors::from_garde(r)
     }
 }

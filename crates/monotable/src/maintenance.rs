@@ -29,11 +29,14 @@ pub struct ScanPage {
     pub next: Option<Item>,
 }
 
-impl Maintenance {
-    pub(crate) fn new(table: Table, admin: AdminScope) -> Self {
-        Maintenance { table, _admin: admin }
+impl Table {
+    /// The maintenance API (full-table scans), for admins only (S9).
+    pub fn maintenance(&self, admin: &AdminScope) -> Maintenance {
+        Maintenance { table: self.clone(), _admin: admin.clone() }
     }
+}
 
+impl Maintenance {
     /// One `Scan` page of the whole table.
     pub async fn scan_page(&self, limit: i32, start: Option<Item>) -> Result<ScanPage, Error> {
         let span = tracing::info_span!(

@@ -256,14 +256,6 @@ pub(crate) fn index_keys(
     Ok(out.into_iter().map(|(k, (m, _))| (k, m)).collect())
 }
 
-impl crate::table::Table {
-    /// The multi-attribute key of each declared GSI that has one (checked consistent when the
-    /// table was built).
-    pub(crate) fn multi_keys(&self) -> BTreeMap<&'static str, MultiKey> {
-        index_keys(&self.inner.entities).unwrap_or_default()
-    }
-}
-
 fn same_key(a: &MultiKey, b: &MultiKey) -> bool {
     let shape = |k: &[KeyField]| k.iter().map(|f| (f.attr, f.ty)).collect::<Vec<_>>();
     shape(a.pk) == shape(b.pk) && shape(a.sk) == shape(b.sk)

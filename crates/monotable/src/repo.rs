@@ -14,15 +14,16 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::types::AttributeValue;
 use tracing::Instrument;
 
-use crate::auth::Scope;
+use crate::auth::{Scope, TenantKind};
 use crate::entity::{decode_item, encode_item, Entity, EntityKey, Item, Partial};
 use crate::error::{ConflictReason, Error, ForbiddenReason, ValidationErrors};
-use crate::expr::{Placeholders, Update, UpdateOp};
+use crate::expr::{Placeholders, Update};
 use crate::key::render;
 use crate::request::{Request, TxAction};
 use crate::schema::{EntitySchema, Template};
 use crate::send::{send, Response};
 use crate::table::Table;
+use crate::update_op::UpdateOp;
 
 /// Typed access to one entity type within one scope. Obtain it with [`Table::repo`].
 pub struct Repository<T> {
@@ -34,6 +35,27 @@ pub struct Repository<T> {
 impl<T> Clone for Repository<T> {
     fn clone(&self) -> Self {
         Repository { table: self.table.clone(), scope: self.scope.clone(), _t: PhantomData }
+    }
+}
+
+impl Table {
+    /// The repository of `T` in a scope. Refused if `T` is not registered or the scope is for
+    /// another kind of tenant (an organisation scope for an owner-partitioned type).
+    pub fn repo<T: Entity>(&self, scope: &Scope) -> Result<Repository<T>, Error> {
+        let schema = T::schema();
+        if !self.inner.entities.iter().any(|e| std::ptr::eq(*e, schema)) {
+            return Err(Error::Config(format!(
+                "entity type `{}` is not registered with the table",
+                schema.type_name
+            )));
+        }
+        if let (Some(_), Some((kind, _))) = (schema.tenant, &scope.tenant) {
+            let want = if schema.tenant_is_owner { TenantKind::Owner } else { TenantKind::Org };
+            if *kind != want {
+                return Err(Error::Forbidden(ForbiddenReason::TenantMismatch));
+            }
+        }
+        Ok(Repository::new(self.clone(), scope.clone()))
     }
 }
 

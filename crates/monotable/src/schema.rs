@@ -120,7 +120,7 @@ pub struct FieldSchema {
     /// The stored attribute name (after serde renames).
     pub attr: &'static str,
     /// The design-document type, where the Rust type decides it.
-    pub ty: Option<crate::design::FieldType>,
+    pub ty: Option<monotable_design::FieldType>,
 }
 
 /// An access pattern declared on an entity with `#[entity(pattern(...))]`.
@@ -129,13 +129,13 @@ pub struct PatternSchema {
     /// The pattern's name.
     pub name: &'static str,
     /// The DynamoDB operation.
-    pub operation: crate::design::Operation,
+    pub operation: monotable_design::Operation,
     /// The logical index (`gsi1` …), or `None` for the table.
     pub index: Option<&'static str>,
     /// The partition-key template.
     pub pk: &'static str,
     /// The sort-key condition: operator and template.
-    pub sk: Option<(crate::design::SortOp, &'static str)>,
+    pub sk: Option<(monotable_design::SortOp, &'static str)>,
     /// Whether the pattern is admin-only (S14).
     pub admin: bool,
     /// Attributes filtered on after the key condition.

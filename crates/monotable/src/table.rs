@@ -8,7 +8,7 @@
 //! - every GSI an entity uses was declared, and no entity field clashes with an attribute the
 //!   library owns.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -16,15 +16,14 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 
-use crate::auth::{AdminScope, Scope, TenantKind};
 use crate::conventions::Conventions;
 use crate::cursor::CursorKey;
 use crate::entity::Entity;
-use crate::error::{Error, ForbiddenReason};
+use crate::error::Error;
 use crate::internal;
+use crate::multi_key::index_keys;
 use crate::overlap::{prefix_reaches, templates_overlap};
-use crate::repo::Repository;
-use crate::schema::EntitySchema;
+use crate::schema::{EntitySchema, MultiKey};
 
 /// A boxed future returned by [`ParameterStore::get`].
 pub type ParamFuture<'a> = Pin<Box<dyn Future<Output = Result<Option<String>, String>> + Send + 'a>>;
@@ -121,6 +120,15 @@ impl TableName {
     }
 }
 
+/// What the builder was told for the design document beyond the entity types
+/// (`TableBuilder::design_names`, `access_pattern`, `accept`); [`Table::design`] reads it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct DesignNotes {
+    pub names: Option<(String, String, String)>,
+    pub patterns: Vec<monotable_design::AccessPattern>,
+    pub accept: Vec<monotable_design::Accept>,
+}
+
 pub(crate) struct Inner {
     pub client: Client,
     pub name: String,
@@ -131,7 +139,7 @@ pub(crate) struct Inner {
     pub idempotency_ttl: Duration,
     pub warnings: Vec<String>,
     pub gsis: BTreeSet<String>,
-    pub notes: crate::design::DesignNotes,
+    pub notes: DesignNotes,
 }
 
 /// One application's table (S1). Cheap to clone.
@@ -156,7 +164,7 @@ pub struct TableBuilder {
     cursor: Option<CursorKey>,
     read_budget: usize,
     idempotency_ttl: Duration,
-    pub(crate) notes: crate::design::DesignNotes,
+    pub(crate) notes: DesignNotes,
 }
 
 impl Table {
@@ -195,28 +203,10 @@ impl Table {
         &self.inner.warnings
     }
 
-    /// The repository of `T` in a scope. Refused if `T` is not registered or the scope is for
-    /// another kind of tenant (an organisation scope for an owner-partitioned type).
-    pub fn repo<T: Entity>(&self, scope: &Scope) -> Result<Repository<T>, Error> {
-        let schema = T::schema();
-        if !self.inner.entities.iter().any(|e| std::ptr::eq(*e, schema)) {
-            return Err(Error::Config(format!(
-                "entity type `{}` is not registered with the table",
-                schema.type_name
-            )));
-        }
-        if let (Some(_), Some((kind, _))) = (schema.tenant, &scope.tenant) {
-            let want = if schema.tenant_is_owner { TenantKind::Owner } else { TenantKind::Org };
-            if *kind != want {
-                return Err(Error::Forbidden(ForbiddenReason::TenantMismatch));
-            }
-        }
-        Ok(Repository::new(self.clone(), scope.clone()))
-    }
-
-    /// The maintenance API (full-table scans), for admins only (S9).
-    pub fn maintenance(&self, admin: &AdminScope) -> crate::maintenance::Maintenance {
-        crate::maintenance::Maintenance::new(self.clone(), admin.clone())
+    /// The multi-attribute key of each declared GSI that has one (checked consistent when the
+    /// table was built).
+    pub(crate) fn multi_keys(&self) -> BTreeMap<&'static str, MultiKey> {
+        index_keys(&self.inner.entities).unwrap_or_default()
     }
 }
 
@@ -312,7 +302,7 @@ pub(crate) fn check_design(
             }
         }
     }
-    crate::multi_key::index_keys(entities)?;
+    index_keys(entities)?;
     let mut all: Vec<&'static EntitySchema> = entities.to_vec();
     all.extend(internal::schemas());
     for (i, a) in all.iter().enumerate() {

@@ -3,9 +3,7 @@
 use std::future::Future;
 
 use super::record::ChangeRecord;
-
-/// A boxed error, what a handler's error becomes in [`Error::Handler`](crate::Error::Handler).
-pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+pub use crate::error::BoxError;
 
 /// Code that reacts to changes. A failure stops delivery at that record: the consumer does
 /// not advance its checkpoint past it, so the record is delivered again (at least once, as
