@@ -48,8 +48,9 @@
 //! Change streams: [`changes`] decodes a table's DynamoDB stream, read by
 //! [`changes::ChangeConsumer`] or delivered to Lambda, into typed records of a [`Collection`].
 
-// The layers, imports pointing down only (ARCHITECTURE.md, "crates/monotable").
-// Foundation: errors, naming, the static schema, keys and who the caller is.
+// The layers, imports pointing down only (ARCHITECTURE.md, "crates/monotable";
+// tests/layers.rs checks it). Foundation: errors, naming, the static schema, keys and who
+// the caller is.
 pub mod auth;
 mod conventions;
 mod error;
