@@ -10,7 +10,8 @@
 //! 5. the crate root (`lib.rs`), which re-exports and names anything.
 //!
 //! A module may name its own layer and the ones below. On top of the layers, the modules'
-//! import graph has no circle at all, so within a layer too there is a "below".
+//! import graph has no circle at all, so within a layer too there is a "below"; the files of a
+//! directory module (`changes/`) are nodes of that graph too.
 //!
 //! The check reads the source text: every path that starts with `crate`, `super` or `self`
 //! (braced `use` groups expanded, `super` resolved from inline modules such as `mod tests`) is
@@ -338,9 +339,14 @@ fn circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<String> {
 fn violations(files: &[(String, String)]) -> Vec<String> {
     let lib = files.iter().find(|(f, _)| f == "lib.rs").map_or("", |(_, s)| s.as_str());
     let reexports = reexports(lib);
+    // The child modules of directory modules (`changes::decode`), nodes of the graph too.
+    let children: BTreeSet<String> =
+        files.iter().map(|(f, _)| module_of(f)).filter(|m| m.len() > 1).map(|m| m[..2].join("::")).collect();
+    let child = |path: &[String]| Some(path.get(..2)?.join("::")).filter(|c| children.contains(c));
     let mut out = Vec::new();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (file, source) in files {
+        let from_child = child(&module_of(file));
         let from = module_of(file).first().cloned().unwrap_or_default();
         let from_layer = if from.is_empty() { Some(Layer::Root) } else { layer(&from) };
         let Some(from_layer) = from_layer else {
@@ -354,6 +360,11 @@ fn violations(files: &[(String, String)]) -> Vec<String> {
             }
             if let Some(to) = to.filter(|to| *to != from && from_layer != Layer::Root) {
                 edges.entry(from.clone()).or_default().insert(to.to_string());
+            }
+            if let (Some(a), Some(b)) = (&from_child, child(&path)) {
+                if *a != b {
+                    edges.entry(a.clone()).or_default().insert(b);
+                }
             }
         }
     }
@@ -450,6 +461,19 @@ fn the_checker_accepts_downward_imports_comments_strings_and_visibilities() {
         ("multi_key.rs", "use crate::query::Keys;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\npub(super) fn h() {}\n"),
     ]);
     assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn the_checker_names_a_circle_between_the_files_of_a_directory_module() {
+    let found = synthetic(&[
+        ("changes/mod.rs", "mod decode;\nmod lambda;\n"),
+        (
+            "changes/decode.rs",
+            "use super::lambda::EventRecord;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n",
+        ),
+        ("changes/lambda.rs", "use crate::changes::decode::RawRecord;\n"),
+    ]);
+    assert_eq!(found, ["import circle: changes::decode -> changes::lambda -> changes::decode"]);
 }
 
 #[test]

@@ -13,7 +13,6 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodbstreams::types as st;
 
-use super::lambda::EventRecord;
 use super::record::{ChangeKind, ChangeRecord, Image, ViewType};
 use crate::conventions::Conventions;
 use crate::entity::{Collection, Item};
@@ -95,16 +94,6 @@ impl<C: Collection> ChangeDecoder<C> {
         let mut decoder = Self::new(table.conventions());
         decoder.known.extend(table.inner.entities.iter().copied());
         decoder
-    }
-
-    /// Decodes one record returned by the Streams API's GetRecords for the stream
-    /// `stream_arn`.
-    pub fn decode_stream_record(
-        &self,
-        stream_arn: &str,
-        record: &st::Record,
-    ) -> Result<ChangeRecord<C>, Error> {
-        self.decode_raw(EventRecord::from_stream_record(stream_arn, record)?.into_raw())
     }
 
     pub(crate) fn decode_raw(&self, raw: RawRecord) -> Result<ChangeRecord<C>, Error> {

@@ -183,6 +183,19 @@ pub struct BatchItemFailure {
     pub item_identifier: String,
 }
 
+impl<C: Collection> ChangeDecoder<C> {
+    /// Decodes one record returned by the Streams API's GetRecords for the stream
+    /// `stream_arn`, through the event record Lambda would deliver for it, so both paths
+    /// decode the same `RawRecord`.
+    pub fn decode_stream_record(
+        &self,
+        stream_arn: &str,
+        record: &st::Record,
+    ) -> Result<ChangeRecord<C>, Error> {
+        self.decode_raw(EventRecord::from_stream_record(stream_arn, record)?.into_raw())
+    }
+}
+
 impl<C: Collection + Sync> ChangeDecoder<C> {
     /// Decodes one Lambda event record.
     pub fn decode_lambda_record(&self, record: &EventRecord) -> Result<ChangeRecord<C>, Error> {
