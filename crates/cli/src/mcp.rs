@@ -6,6 +6,7 @@
 //! Standard output is the protocol's under stdio: everything else goes to standard error.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context;
 use monotable_mcp::{backend, Options, Server};
@@ -25,8 +26,8 @@ pub struct McpArgs {
     /// region from the standard AWS configuration).
     #[arg(long, value_name = "URL")]
     endpoint: Option<String>,
-    /// List the tools that write (put_entity, update, delete) and let partiql run statements
-    /// other than SELECT.
+    /// List the tools that write (put_entity, update, delete, create_table_from_design) and
+    /// let partiql run statements other than SELECT.
     #[arg(long)]
     writable: bool,
     /// A design document (YAML or JSON) the design and data tools use when given none.
@@ -67,8 +68,20 @@ pub fn run(args: McpArgs) -> anyhow::Result<()> {
             }
             (None, None) => (backend::in_memory(), "the embedded engine, in memory".to_string()),
         };
-        let options =
-            Options { client, writable: args.writable, design, max_output: args.max_output.max(1), label };
+        // `create_table_from_design` creates a table as `design apply` does.
+        let create_table: monotable_mcp::CreateTable = Arc::new(|client, shape| {
+            Box::pin(async move {
+                crate::design::live::create(&client, &shape).await.map_err(|e| format!("{e:#}"))
+            })
+        });
+        let options = Options {
+            client,
+            writable: args.writable,
+            design,
+            max_output: args.max_output.max(1),
+            label,
+            create_table: Some(create_table),
+        };
         let server = Server::new(options);
         match args.http {
             None => monotable_mcp::serve_stdio(server).await.context("MCP over stdio")?,

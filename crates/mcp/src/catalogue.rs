@@ -29,6 +29,8 @@ impl Spec {
 enum Kind {
     /// Reads only; the same call gives the same answer on the same data.
     Read,
+    /// Writes only what is not there yet (a new table).
+    Additive,
     /// Writes, and may replace or remove what is there (every write tool: a put replaces, an
     /// update overwrites attributes, a delete removes).
     Destructive,
@@ -37,6 +39,7 @@ enum Kind {
 fn tool<T: JsonSchema + 'static>(name: &'static str, description: &'static str, kind: Kind) -> Tool {
     let annotations = match kind {
         Kind::Read => ToolAnnotations::new().read_only(true).destructive(false).idempotent(true),
+        Kind::Additive => ToolAnnotations::new().read_only(false).destructive(false).idempotent(false),
         Kind::Destructive => ToolAnnotations::new().read_only(false).destructive(true).idempotent(false),
     };
     Tool::new(name, description, Arc::new(Default::default()))
@@ -84,6 +87,8 @@ pub(crate) const TOOLS: &[Spec] = &[
         "Set attributes of an existing item of an entity type of the loaded design, conditional on expected_version where the entity type has a version field."),
     spec!("delete", inputs::EntityKey, Destructive, true,
         "Delete an item of an entity type of the loaded design by its key fields, conditional on expected_version where the entity type has a version field."),
+    spec!("create_table_from_design", inputs::CreateTable, Additive, true,
+        "Create the design's table with its indexes, TTL and stream on the server's endpoint, as monotable design apply does for a table that does not exist yet; an existing table is left alone (bring it to the design with monotable design apply)."),
 ];
 
 /// The spec called `name`.

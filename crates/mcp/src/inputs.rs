@@ -314,3 +314,16 @@ pub struct Update {
     /// On an entity type with a version field: the version read (required there).
     pub expected_version: Option<u64>,
 }
+
+/// `create_table_from_design`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// The design document as YAML or JSON text. Omit it to use the design the server was
+    /// started with (--design FILE).
+    pub design: Option<String>,
+    /// The table name; `<app>-<stage>-<model>` of the design when omitted.
+    pub table: Option<String>,
+    /// The stage of that name (`dev` when omitted).
+    pub stage: Option<String>,
+}

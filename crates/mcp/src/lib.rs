@@ -34,4 +34,4 @@ mod writes;
 pub use error::ToolError;
 pub use http::serve_http;
 pub use page::DEFAULT_MAX_OUTPUT;
-pub use server::{serve_stdio, Options, Server};
+pub use server::{serve_stdio, CreateTable, Options, Server};

@@ -5,9 +5,12 @@
 //! result with `isError` that says what to do next; protocol errors are left to what the
 //! protocol itself gets wrong (an unknown resource).
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::Client;
+use monotable_design::deploy::TableShape;
 use monotable_design::Design;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, Implementation, ListResourcesResult,
@@ -23,8 +26,13 @@ use crate::catalogue::{self, TOOLS};
 use crate::error::ToolError;
 use crate::{data_tools, design_tools, entities, inputs, page, resources, scaffold, writes};
 
+/// Creates the table a design asks for on the client's endpoint (the CLI's `design apply`
+/// does it: `crates/cli/src/design/live.rs`), failing with a message for the agent.
+pub type CreateTable =
+    Arc<dyn Fn(Client, TableShape) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send>> + Send + Sync>;
+
 /// What a server works on.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Options {
     /// The DynamoDB client the data tools call (the embedded engine's or an endpoint's).
     pub client: Client,
@@ -36,6 +44,21 @@ pub struct Options {
     pub max_output: usize,
     /// What the server runs on, for the instructions (`embedded engine, in memory`, a URL).
     pub label: String,
+    /// How `create_table_from_design` creates a table; the tool is listed only with it (and
+    /// `writable`).
+    pub create_table: Option<CreateTable>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("writable", &self.writable)
+            .field("design", &self.design.as_ref().map(|d| d.table_name("dev")))
+            .field("max_output", &self.max_output)
+            .field("label", &self.label)
+            .field("create_table", &self.create_table.is_some())
+            .finish()
+    }
 }
 
 /// The MCP server. Cheap to clone: each HTTP session gets a clone.
@@ -57,9 +80,15 @@ impl Server {
         self.design().ok_or(ToolError::NoDesign)
     }
 
+    /// Whether this server lists (and runs) the tool `spec`.
+    fn offers(&self, spec: &catalogue::Spec) -> bool {
+        let writes = !spec.writes || self.options.writable;
+        writes && (spec.name != "create_table_from_design" || self.options.create_table.is_some())
+    }
+
     /// The names of the tools this server lists.
     pub fn tool_names(&self) -> Vec<&'static str> {
-        TOOLS.iter().filter(|s| self.options.writable || !s.writes).map(|s| s.name).collect()
+        TOOLS.iter().filter(|s| self.offers(s)).map(|s| s.name).collect()
     }
 
     /// Runs tool `name` on `arguments`: its full text, and the cursor argument it was given.
@@ -74,6 +103,9 @@ impl Server {
             return Err(ToolError::bad(format!(
                 "{name} writes and this server is read-only: start it with --writable to write"
             )));
+        }
+        if !self.offers(spec) {
+            return Err(ToolError::bad(format!("{name} is not available on this server")));
         }
         let client = &self.options.client;
         let text = |v: Value| serde_json::to_string_pretty(&v).unwrap_or_default();
@@ -152,6 +184,13 @@ impl Server {
                 let a: inputs::EntityKey = parse(name, args)?;
                 (text(writes::delete(client, self.loaded()?, &a).await?), None)
             }
+            "create_table_from_design" => {
+                let a: inputs::CreateTable = parse(name, args)?;
+                let design = design_of(&a.design)?;
+                let create =
+                    self.options.create_table.as_ref().ok_or_else(|| ToolError::bad("unavailable"))?;
+                (text(writes::create_table(client, &design, &a, create).await?), None)
+            }
             other => return Err(ToolError::bad(format!("{other} is listed but has no implementation"))),
         })
     }
@@ -200,7 +239,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = TOOLS.iter().filter(|s| self.options.writable || !s.writes).map(|s| s.tool()).collect();
+        let tools = TOOLS.iter().filter(|s| self.offers(s)).map(|s| s.tool()).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 

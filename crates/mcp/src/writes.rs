@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, ReturnValue};
 use aws_sdk_dynamodb::Client;
+use monotable_design::deploy::TableShape;
 use monotable_design::{Design, Entity};
 use serde_json::{json, Map, Value};
 
@@ -182,4 +183,26 @@ pub(crate) async fn delete(
         "deleted": out.attributes().map(|i| decoded(design, i)),
         "consumed_capacity": consumed(out.consumed_capacity()),
     }))
+}
+
+/// `create_table_from_design`: the design's table, when there is none of that name yet.
+pub(crate) async fn create_table(
+    client: &Client,
+    design: &Design,
+    input: &crate::inputs::CreateTable,
+    create: &crate::server::CreateTable,
+) -> Result<Value, ToolError> {
+    let name = table_name(design, input.table.as_deref(), input.stage.as_deref());
+    match client.describe_table().table_name(&name).send().await {
+        Ok(_) => {
+            return Err(ToolError::bad(format!(
+                "the table {name} exists already; bring it to the design with `monotable design apply` (or `design diff` to see how it differs)"
+            )))
+        }
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_resource_not_found_exception()) => {}
+        Err(e) => return Err(request("DescribeTable", e)),
+    }
+    let shape = TableShape::desired(design, &name);
+    create(client.clone(), shape).await.map_err(ToolError::Request)?;
+    Ok(json!({ "created": name }))
 }

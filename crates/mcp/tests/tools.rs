@@ -22,7 +22,7 @@ fn example(name: &str) -> Design {
 }
 
 fn options(client: Client, writable: bool, design: Option<Design>, max_output: usize) -> Options {
-    Options { client, writable, design, max_output, label: "a test engine".into() }
+    Options { client, writable, design, max_output, label: "a test engine".into(), create_table: None }
 }
 
 /// A client session with a server for `options`.
@@ -296,4 +296,30 @@ async fn the_resources_are_the_design_its_schema_the_standard_and_the_rules() {
     assert!(session.read_resource(ReadResourceRequestParams::new("monotable://nothing")).await.is_err());
     let bare = connect(options(backend::in_memory(), false, None, 65536)).await;
     assert_eq!(bare.list_all_resources().await.unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn create_table_from_design_is_listed_only_when_writable_with_a_way_to_create() {
+    let client = backend::in_memory();
+    let listed = |options: Options| async move {
+        let session = connect(options).await;
+        let names: Vec<String> =
+            session.list_all_tools().await.unwrap().into_iter().map(|t| t.name.to_string()).collect();
+        names.contains(&"create_table_from_design".to_string())
+    };
+    let never: monotable_mcp::CreateTable = std::sync::Arc::new(|_, shape| {
+        Box::pin(async move { panic!("{} exists: the hook must not be called", shape.name) })
+    });
+    let with_hook = |writable| Options {
+        create_table: Some(never.clone()),
+        ..options(client.clone(), writable, Some(example("example-users")), 65536)
+    };
+    assert!(!listed(options(client.clone(), true, None, 65536)).await);
+    assert!(!listed(with_hook(false)).await);
+    assert!(listed(with_hook(true)).await);
+    users_table(&client).await;
+    let session = connect(with_hook(true)).await;
+    refused(&session, "create_table_from_design", json!({}), "exists already").await;
+    let read_only = connect(with_hook(false)).await;
+    refused(&read_only, "create_table_from_design", json!({}), "--writable").await;
 }

@@ -4,9 +4,10 @@
 
     python3 crates/mcp/tests/python/e2e.py PATH/TO/monotable
 
-1. `monotable serve --data-dir D` gets the example designs' tables (`monotable design apply`)
-   and sample items written through a `--writable` MCP server over stdio (put_entity, update,
-   delete, conditional on the version field of example-orgs' Record).
+1. `monotable serve --data-dir D` gets the example designs' tables (`monotable design apply`,
+   and the `create_table_from_design` tool) and sample items written through a `--writable` MCP
+   server over stdio (put_entity, update, delete, conditional on the version field of
+   example-orgs' Record).
 2. With the server stopped, a read-only `monotable mcp --data-dir D` over stdio: the tools
    listed are exactly the reading ones, every tool is called with valid and with invalid input
    (invalid: a tool result with isError, never a protocol error), the resources are read, a
@@ -46,7 +47,7 @@ READ_TOOLS = {
     "design_codegen", "design_new", "list_tables", "describe_table", "run_access_pattern",
     "get_entity", "query", "partiql",
 }
-WRITE_TOOLS = {"put_entity", "update", "delete"}
+WRITE_TOOLS = {"put_entity", "update", "delete", "create_table_from_design"}
 RESOURCES = {
     "monotable://design.yaml", "monotable://design.json", "monotable://design.schema.json",
     "monotable://standard.md", "monotable://lint-rules.md",
@@ -116,11 +117,10 @@ def stdio(exe, *args):
 
 async def load(exe, endpoint):
     """The sample data, written through a writable server."""
-    for design in (USERS, ORGS):
-        subprocess.run(
-            [exe, "design", "apply", str(design), "--endpoint", endpoint],
-            check=True, env=environment(), stdout=subprocess.DEVNULL,
-        )
+    subprocess.run(
+        [exe, "design", "apply", str(USERS), "--endpoint", endpoint],
+        check=True, env=environment(), stdout=subprocess.DEVNULL,
+    )
     async with stdio(exe, "--endpoint", endpoint, "--writable", "--design", str(USERS)) as (r, w):
         async with ClientSession(r, w) as session:
             await session.initialize()
@@ -129,7 +129,9 @@ async def load(exe, endpoint):
             for tool in (await session.list_tools()).tools:
                 if tool.name in WRITE_TOOLS:
                     assert tool.annotations.read_only_hint is False, tool
-                    assert tool.annotations.destructive_hint is True, tool
+                    assert tool.annotations.destructive_hint is (tool.name != "create_table_from_design"), tool
+            # The table monotable design apply created is left alone.
+            await refused(session, "create_table_from_design", {}, "exists already")
             for user in ("alice", "bob"):
                 await ok(session, "put_entity", {
                     "entity": "User",
@@ -150,6 +152,10 @@ async def load(exe, endpoint):
     async with stdio(exe, "--endpoint", endpoint, "--writable", "--design", str(ORGS)) as (r, w):
         async with ClientSession(r, w) as session:
             await session.initialize()
+            created = await ok_json(session, "create_table_from_design", {})
+            assert created == {"created": ORGS_TABLE}, created
+            described = await ok_json(session, "describe_table", {"table": ORGS_TABLE})
+            assert described["status"] == "ACTIVE" and described["global_secondary_indexes"], described
             record = {"org_id": "o1", "id": "r1", "status": "open", "changed": "2024-05-01", "amount": 5}
             put = await ok_json(session, "put_entity", {"entity": "Record", "item": record})
             assert put["item"]["version"] == 1, put
