@@ -18,6 +18,7 @@ mod design;
 mod endpoint;
 mod export;
 mod import;
+mod mcp;
 mod output;
 mod s3;
 mod serve;
@@ -49,6 +50,8 @@ enum Command {
     Design(design::DesignArgs),
     /// Serve the web console for any DynamoDB endpoint (read-only unless --writable).
     Console(console::ConsoleArgs),
+    /// Serve design and data tools to coding agents over MCP (stdio, or HTTP with --http).
+    Mcp(mcp::McpArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -61,6 +64,7 @@ fn main() -> anyhow::Result<()> {
         Command::Copy(args) => copy::run(args),
         Command::Design(args) => design::run(args),
         Command::Console(args) => console::run(args),
+        Command::Mcp(args) => mcp::run(args),
     };
     if let Err(e) = &result {
         output::exit_if_broken_pipe(e);

@@ -8,7 +8,7 @@ mod diff;
 mod export;
 mod iac;
 mod import;
-mod live;
+pub(crate) mod live;
 mod new;
 mod schema;
 mod show;
