@@ -68,13 +68,6 @@ MT.plain = function (av) {
 };
 MT.plainItem = (item) => Object.fromEntries(Object.entries(item).map(([k, v]) => [k, MT.plain(v)]));
 
-// A short text for a cell.
-MT.brief = function (av) {
-  const p = MT.plain(av);
-  const text = typeof p === "string" ? p : JSON.stringify(p);
-  return text.length > 80 ? text.slice(0, 77) + "…" : text;
-};
-
 const PALETTE = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#65a30d", "#db2777"];
 MT.color = function (name) {
   let hash = 0;
@@ -113,25 +106,6 @@ MT.meta = function (result) {
         MT.json(result.request ? result.request.body : null)),
       h("div", {}, h("h4", {}, "ConsumedCapacity"), h("pre", { class: "json", id: "consumed" },
         JSON.stringify(result.consumed || null, null, 2)))));
-};
-
-// A page of items as a table: entity chip, decoded key fields, keys first, links to the item.
-MT.itemsTable = function (table, entries) {
-  const { pk, sk } = MT.keyAttrs(table.keys);
-  const names = new Set();
-  for (const e of entries) for (const n of Object.keys(e.item)) names.add(n);
-  const keyNames = [pk && pk.name, sk && sk.name].filter(Boolean);
-  const columns = keyNames.concat([...names].filter((n) => !keyNames.includes(n)).sort());
-  return h("table", { class: "items" },
-    h("thead", {}, h("tr", {}, h("th", {}, "entity"), h("th", {}, "key fields"), columns.map((c) => h("th", {}, c)))),
-    h("tbody", {}, entries.map((e) => h("tr", { class: "item-row", dataset: { entity: e.entity || "" } },
-      h("td", {}, MT.chip(e.entity)),
-      h("td", { class: "decoded" }, Object.entries(e.decoded || {}).map(([k, v]) => k + " = " + v).join(", ")),
-      columns.map((c, i) => {
-        if (!(c in e.item)) return h("td", { class: "muted" }, "");
-        if (i === 0) return h("td", {}, h("a", { href: MT.itemHref(table.name, MT.keyOf(table, e.item)), class: "item-link" }, MT.brief(e.item[c])));
-        return h("td", { dataset: { attr: c } }, MT.brief(e.item[c]));
-      })))));
 };
 
 MT.page = function (title, ...children) {
@@ -197,5 +171,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   document.getElementById("endpoint").textContent = MT.session.label;
   document.getElementById("mode").textContent = MT.session.writable ? "writable" : "read-only";
   if (!MT.session.writable) document.getElementById("nav-create").hidden = true;
+  // The grid orders a design's entity fields first, so the design is read before any page.
+  if (MT.session.design) await MT.loadDesign().catch(() => undefined);
   MT.route();
 });

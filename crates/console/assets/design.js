@@ -19,7 +19,7 @@ MT.grouped = function (t, entries) {
   return h("div", { id: "groups" }, [...groups].map(([entity, list]) => {
     const block = h("section", { class: "group", dataset: { entity } },
       h("h3", {}, MT.chip(entity), " " + list.length + " item" + (list.length === 1 ? "" : "s")),
-      MT.itemsTable(t, list));
+      MT.grid(t, list, { chooser: false }));
     block.style.setProperty("--c", MT.color(entity));
     return block;
   }));

@@ -18,7 +18,7 @@ MT.routes.push([/^\/table\/([^/]+)(?:\/items)?$/, async function (name) {
     try {
       const result = await MT.api("scan", { table: name, limit: Number(limit.value), cursor });
       pageNo = cursor ? pageNo + 1 : 1;
-      results.replaceChildren(MT.itemsTable(t, result.items), MT.meta(result));
+      results.replaceChildren(MT.grid(t, result.items), MT.meta(result));
       pager.replaceChildren(
         h("span", { id: "page-info" }, "Page " + pageNo + ": " + result.count + " items"),
         h("button", { type: "button", id: "first-page", onclick: () => run(null) }, "First page"),

@@ -54,7 +54,7 @@ MT.routes.push([/^\/table\/([^/]+)\/query$/, async function (name) {
       results.replaceChildren(...[
         h("p", { id: "query-count" }, result.count + " items (" + result.scannedCount + " read)"),
         result.cursor ? h("button", { type: "button", id: "q-next", onclick: () => run(result.cursor) }, "Next page") : null,
-        MT.itemsTable(t, result.items), MT.meta(result)].filter(Boolean));
+        MT.grid(t, result.items), MT.meta(result)].filter(Boolean));
     } catch (e) {
       results.replaceChildren(MT.error(e));
     }

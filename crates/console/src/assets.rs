@@ -4,6 +4,7 @@
 const ASSETS: &[(&str, &str, &str)] = &[
     ("console.css", "text/css; charset=utf-8", include_str!("../assets/console.css")),
     ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
+    ("grid.js", "text/javascript; charset=utf-8", include_str!("../assets/grid.js")),
     ("tables.js", "text/javascript; charset=utf-8", include_str!("../assets/tables.js")),
     ("items.js", "text/javascript; charset=utf-8", include_str!("../assets/items.js")),
     ("query.js", "text/javascript; charset=utf-8", include_str!("../assets/query.js")),

@@ -394,3 +394,90 @@ async fn a_table_is_exported_and_imported_with_a_progress_bar() {
     assert_eq!(copied.count(), 60);
     browser.close().await.unwrap();
 }
+
+/// For every key cell of the grid: how many line boxes its text takes, its height, and its
+/// line height (from element geometry, as the browser laid it out).
+const KEY_LINES: &str = "return [...document.querySelectorAll('#results td.key .v')].map((v) => { \
+    const r = document.createRange(); r.selectNodeContents(v); \
+    const td = v.closest('td'); const cs = getComputedStyle(td); \
+    return [r.getClientRects().length, td.getBoundingClientRect().height, parseFloat(cs.lineHeight) \
+      + parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) + 2]; })";
+
+async fn header(browser: &fantoccini::Client) -> Vec<String> {
+    let cells = browser.find_all(Locator::Css("#results thead th")).await.unwrap();
+    let mut names = Vec::new();
+    for c in cells {
+        names.push(c.text().await.unwrap());
+    }
+    names
+}
+
+#[tokio::test]
+async fn the_grid_keeps_long_keys_on_one_line_pages_rows_and_remembers_chosen_columns() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    let long = "a-very-long-customer-identifier-0123456789-abcdefghij-klmnopqrstuvwxyz";
+    for i in 0..500 {
+        put(
+            &running.sdk,
+            "orders",
+            &[
+                ("pk", s(&format!("CUSTOMER#{long}#{i:04}"))),
+                ("sk", s(&format!("ORDER#2024-05-01 with spaces in the sort key #{i}"))),
+                ("total", n(&i.to_string())),
+                ("note", s(&"a long note that goes on and on ".repeat(8))),
+                ("status", s("open")),
+            ],
+        )
+        .await;
+    }
+    let browser = browser(&driver).await;
+    browser.set_window_size(1000, 900).await.unwrap();
+    browser.goto(&running.url("/console/#/table/orders/items")).await.unwrap();
+    let size = find(&browser, "#page-size").await;
+    size.clear().await.unwrap();
+    size.send_keys("500").await.unwrap();
+    find(&browser, "#scan").await.click().await.unwrap();
+    text_where(&browser, "#page-info", |t| t == "Page 1: 500 items").await;
+    // One screen page of rows is rendered, not all 500.
+    assert_eq!(text_where(&browser, "#grid-rows", |t| !t.is_empty()).await, "Rows 1–100 of 500");
+    assert_eq!(browser.find_all(Locator::Css("#results tbody tr")).await.unwrap().len(), 100);
+    let lines = browser.execute(KEY_LINES, vec![]).await.unwrap();
+    let lines = lines.as_array().unwrap();
+    assert_eq!(lines.len(), 200, "two key cells per row");
+    for cell in lines {
+        let (rects, height, line) =
+            (cell[0].as_u64().unwrap(), cell[1].as_f64().unwrap(), cell[2].as_f64().unwrap());
+        assert_eq!(rects, 1, "a key's text is one line box: {cell}");
+        assert!(height <= line + 1.0, "a key cell is one line high: {cell}");
+    }
+    // A long value is elided, and its whole text is the cell's title.
+    let note = find(&browser, "#results td[data-attr=\"note\"] .c").await;
+    assert_eq!(
+        note.attr("title").await.unwrap().as_deref(),
+        Some("a long note that goes on and on ".repeat(8).as_str())
+    );
+    let elided = browser
+        .execute("const v = document.querySelector('#results td[data-attr=\"note\"] .v'); return v.scrollWidth > v.clientWidth", vec![])
+        .await
+        .unwrap();
+    assert_eq!(elided, serde_json::json!(true));
+    find(&browser, "#grid-next").await.click().await.unwrap();
+    text_where(&browser, "#grid-rows", |t| t == "Rows 101–200 of 500").await;
+    screenshot(&browser, "grid").await;
+
+    // Keys first, then the other attributes by name; the user hides one and moves another.
+    assert_eq!(header(&browser).await, ["pk", "sk", "note", "status", "total"]);
+    find(&browser, "#grid-columns summary").await.click().await.unwrap();
+    find(&browser, "#grid-columns li[data-col=\"note\"] .col-toggle").await.click().await.unwrap();
+    find(&browser, "#grid-columns li[data-col=\"total\"] .col-up").await.click().await.unwrap();
+    assert_eq!(header(&browser).await, ["pk", "sk", "total", "status"]);
+    screenshot(&browser, "columns").await;
+    // The choice is kept for this table across a reload.
+    browser.refresh().await.unwrap();
+    find(&browser, "#scan").await.click().await.unwrap();
+    text_where(&browser, "#page-info", |t| t.starts_with("Page 1:")).await;
+    assert_eq!(header(&browser).await, ["pk", "sk", "total", "status"]);
+    browser.close().await.unwrap();
+}
