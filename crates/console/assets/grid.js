@@ -136,7 +136,7 @@ MT.grid = function (table, entries, options) {
     const page = entries.slice(state.offset, state.offset + MT.GRID_ROWS);
     const head = h("tr", {},
       designed ? [h("th", {}, "entity"), h("th", {}, "key fields")] : [],
-      columns.map((c) => h("th", { class: cols.pinned.includes(c) ? "key" : "" },
+      columns.map((c) => h("th", { class: cols.pinned.includes(c) ? "pin" : "" },
         h("div", { class: "th", dataset: { col: c } }, h("span", {}, c), grip(widths, c, applyWidth)))));
     const rows = page.map((e) => {
       const href = MT.itemHref(table.name, MT.keyOf(table, e.item));
@@ -145,8 +145,8 @@ MT.grid = function (table, entries, options) {
           h("td", { class: "decoded" }, Object.entries(e.decoded || {}).map(([k, v]) => k + " = " + v).join(", "))] : [],
         columns.map((c, i) => {
           const key = cols.pinned.includes(c);
-          if (!(c in e.item)) return h("td", { class: key ? "key" : "" });
-          return h("td", { class: key ? "key" : "", dataset: { attr: c } }, cell(e.item[c], c, i === 0 ? href : null));
+          if (!(c in e.item)) return h("td", { class: key ? "pin" : "" });
+          return h("td", { class: key ? "pin" : "", dataset: { attr: c } }, cell(e.item[c], c, i === 0 ? href : null));
         }));
     });
     tableEl = h("table", { class: "items" }, h("thead", {}, head), h("tbody", {}, rows));

@@ -26,6 +26,19 @@ fn item_url(running: &Running, table: &str, key: &serde_json::Value) -> String {
     running.url(&format!("/console/#/table/{table}/item/{encoded}"))
 }
 
+/// The text of the file the browser downloaded as `name` (waits up to 15 s for it).
+async fn downloaded(driver: &Driver, name: &str) -> String {
+    let path = driver.scratch(name);
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while !path.is_file() {
+        assert!(std::time::Instant::now() < deadline, "{name} was not downloaded");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Chromium renames the finished file into place; give it a moment to be complete.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    std::fs::read_to_string(&path).unwrap()
+}
+
 #[tokio::test]
 async fn browsing_lists_tables_and_scans_only_on_request() {
     let Some(driver) = driver() else { return };
@@ -372,18 +385,11 @@ async fn a_table_is_exported_and_imported_with_a_progress_bar() {
     assert_eq!(progress, serde_json::json!([60, 60]), "the bar is full");
     // The browser downloads the file as a user's would.
     find(&browser, "#download").await.click().await.unwrap();
-    let downloaded = driver.scratch("orders.jsonl");
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    while !downloaded.is_file() {
-        assert!(std::time::Instant::now() < deadline, "the export was not downloaded");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let lines = std::fs::read_to_string(&downloaded).unwrap();
+    let lines = downloaded(&driver, "orders.jsonl").await;
     assert_eq!(lines.lines().count(), 60);
     assert!(lines.lines().all(|l| l.starts_with("{\"Item\":{")), "DynamoDB's export format");
     create_table(&running.sdk, "copy").await;
-    let file = downloaded;
+    let file = driver.scratch("orders.jsonl");
     browser.goto(&running.url("/console/#/table/copy/transfer")).await.unwrap();
     // The route renders after a DescribeTable: wait for the new page, not the old one's input.
     text_where(&browser, "#main h2", |t| t == "Import / export copy").await;
@@ -397,7 +403,7 @@ async fn a_table_is_exported_and_imported_with_a_progress_bar() {
 
 /// For every key cell of the grid: how many line boxes its text takes, its height, and its
 /// line height (from element geometry, as the browser laid it out).
-const KEY_LINES: &str = "return [...document.querySelectorAll('#results td.key .v')].map((v) => { \
+const KEY_LINES: &str = "return [...document.querySelectorAll('#results td.pin .v')].map((v) => { \
     const r = document.createRange(); r.selectNodeContents(v); \
     const td = v.closest('td'); const cs = getComputedStyle(td); \
     return [r.getClientRects().length, td.getBoundingClientRect().height, parseFloat(cs.lineHeight) \
@@ -479,5 +485,106 @@ async fn the_grid_keeps_long_keys_on_one_line_pages_rows_and_remembers_chosen_co
     find(&browser, "#scan").await.click().await.unwrap();
     text_where(&browser, "#page-info", |t| t.starts_with("Page 1:")).await;
     assert_eq!(header(&browser).await, ["pk", "sk", "total", "status"]);
+    browser.close().await.unwrap();
+}
+
+/// Adds a filter row to the query builder and fills it.
+async fn filter_row(browser: &fantoccini::Client, row: usize, attr: &str, ty: &str, op: &str, value: &str) {
+    find(browser, "#q-add-filter").await.click().await.unwrap();
+    let css = |part: &str| format!("#q-filters .filter-row:nth-child({}) {part}", row + 1);
+    find(browser, &css(".f-attr")).await.send_keys(attr).await.unwrap();
+    find(browser, &css(".f-type")).await.select_by_value(ty).await.unwrap();
+    find(browser, &css(".f-op")).await.select_by_value(op).await.unwrap();
+    find(browser, &css(".f-value")).await.send_keys(value).await.unwrap();
+}
+
+#[tokio::test]
+async fn filter_rows_build_the_expression_sent_and_a_saved_query_survives_a_reload() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    for i in 0..6 {
+        let status = if i % 2 == 0 { "open" } else { "closed" };
+        put(
+            &running.sdk,
+            "orders",
+            &[
+                ("pk", s("CUSTOMER#1")),
+                ("sk", s(&format!("ORDER#{i}"))),
+                ("status", s(status)),
+                ("total", n(&i.to_string())),
+            ],
+        )
+        .await;
+    }
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/table/orders/query")).await.unwrap();
+    find(&browser, "#q-pk").await.send_keys("CUSTOMER#1").await.unwrap();
+    find(&browser, "#q-op").await.select_by_value("begins_with").await.unwrap();
+    find(&browser, "#q-sk1").await.send_keys("ORDER#").await.unwrap();
+    filter_row(&browser, 0, "status", "S", "=", "open").await;
+    filter_row(&browser, 1, "total", "N", ">=", "2").await;
+    find(&browser, "#q-run").await.click().await.unwrap();
+    text_where(&browser, "#query-count", |t| t == "2 items (6 read)").await;
+    // The request as sent: the rows became one FilterExpression over #n…/:v… placeholders,
+    // with the comparators and AND of "Condition and filter expressions, operators, and
+    // functions in DynamoDB" (docs.aws.amazon.com/amazondynamodb/latest/developerguide/
+    // Expressions.OperatorsAndFunctions.html); each value keeps the row's type.
+    let sent = browser
+        .execute("return JSON.parse(document.querySelector('.meta pre.json').textContent)", vec![])
+        .await
+        .unwrap();
+    assert_eq!(sent["FilterExpression"], "#n0 = :v0 AND #n1 >= :v1", "{sent}");
+    assert_eq!(sent["ExpressionAttributeNames"]["#n0"], "status");
+    assert_eq!(sent["ExpressionAttributeNames"]["#n1"], "total");
+    assert_eq!(sent["ExpressionAttributeValues"][":v0"], serde_json::json!({ "S": "open" }));
+    assert_eq!(sent["ExpressionAttributeValues"][":v1"], serde_json::json!({ "N": "2" }));
+    let mut keys = Vec::new();
+    for link in browser.find_all(Locator::Css("#results a.item-link")).await.unwrap() {
+        keys.push(link.text().await.unwrap());
+    }
+    assert_eq!(keys, ["CUSTOMER#1", "CUSTOMER#1"]);
+    let mut sks = Vec::new();
+    for cell in browser.find_all(Locator::Css("#results td[data-attr=\"sk\"] .v")).await.unwrap() {
+        sks.push(cell.text().await.unwrap());
+    }
+    assert_eq!(sks, ["ORDER#2", "ORDER#4"]);
+
+    // The same rows filter a Scan of the whole table.
+    find(&browser, "#q-mode").await.select_by_value("scan").await.unwrap();
+    find(&browser, "#q-run").await.click().await.unwrap();
+    let meta = text_where(&browser, ".meta", |t| t.contains("DynamoDB_20120810.Scan")).await;
+    assert!(meta.contains("\"FilterExpression\": \"#n0 = :v0 AND #n1 >= :v1\""), "{meta}");
+    assert_eq!(find(&browser, "#query-count").await.text().await.unwrap(), "2 items (6 read)");
+    find(&browser, "#q-mode").await.select_by_value("query").await.unwrap();
+
+    // Both runs are in the history; saved under a name, the query outlives a reload.
+    text_where(&browser, "#q-history summary", |t| t == "History (2)").await;
+    find(&browser, "#q-save-name").await.send_keys("big open orders").await.unwrap();
+    find(&browser, "#q-save").await.click().await.unwrap();
+    screenshot(&browser, "query-builder").await;
+    browser.refresh().await.unwrap();
+    let saved = find(&browser, "#q-saved li[data-saved=\"big open orders\"] .load-saved").await;
+    assert_eq!(find(&browser, "#q-filters").await.text().await.unwrap(), "", "a fresh form");
+    saved.click().await.unwrap();
+    text_where(&browser, "#query-count", |t| t == "2 items (6 read)").await;
+    let value =
+        find(&browser, "#q-filters .filter-row:nth-child(2) .f-value").await.prop("value").await.unwrap();
+    assert_eq!(value.as_deref(), Some("2"));
+
+    // Saved queries leave as a JSON file (to check in) and come back from one.
+    find(&browser, "#q-export").await.click().await.unwrap();
+    find(&browser, "#q-export-file").await.click().await.unwrap();
+    let exported = downloaded(&driver, "orders.queries.json").await;
+    let exported: serde_json::Value = serde_json::from_str(&exported).unwrap();
+    assert_eq!(exported["table"], "orders");
+    assert_eq!(exported["queries"][0]["name"], "big open orders");
+    assert_eq!(exported["queries"][0]["form"]["filters"][1]["attr"], "total");
+    let file = driver.scratch("import.queries.json");
+    let mut renamed = exported.clone();
+    renamed["queries"][0]["name"] = "imported".into();
+    std::fs::write(&file, renamed.to_string()).unwrap();
+    find(&browser, "#q-import-file").await.send_keys(&file.display().to_string()).await.unwrap();
+    find(&browser, "#q-saved li[data-saved=\"imported\"]").await;
     browser.close().await.unwrap();
 }
