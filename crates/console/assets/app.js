@@ -116,7 +116,7 @@ MT.page = function (title, ...children) {
 
 // Tabs of one table's pages.
 MT.tableTabs = function (name, active) {
-  const tabs = [["items", "Items"], ["query", "Query"], ["partition", "Partition"], ["patterns", "Access patterns"], ["transfer", "Import / export"]];
+  const tabs = [["items", "Items"], ["query", "Query"], ["partiql", "PartiQL"], ["partition", "Partition"], ["patterns", "Access patterns"], ["transfer", "Import / export"]];
   return h("nav", { class: "tabs" }, tabs.map(([path, label]) =>
     h("a", { href: "#/table/" + encodeURIComponent(name) + "/" + path, class: path === active ? "active" : "", id: "tab-" + path }, label)));
 };
@@ -128,7 +128,8 @@ MT.route = async function () {
     const m = pattern.exec(location.hash.slice(1) || "/");
     if (m) {
       try {
-        await render(...m.slice(1).map(decodeURIComponent));
+        // An optional group that did not match stays undefined.
+        await render(...m.slice(1).map((part) => (part === undefined ? undefined : decodeURIComponent(part))));
       } catch (e) {
         document.getElementById("main").append(MT.error(e));
       }

@@ -139,7 +139,9 @@ MT.grid = function (table, entries, options) {
       columns.map((c) => h("th", { class: cols.pinned.includes(c) ? "pin" : "" },
         h("div", { class: "th", dataset: { col: c } }, h("span", {}, c), grip(widths, c, applyWidth)))));
     const rows = page.map((e) => {
-      const href = MT.itemHref(table.name, MT.keyOf(table, e.item));
+      // A row links to its item only when it carries the whole key (a projection may not).
+      const whole = table.keys.length > 0 && table.keys.every((k) => k.name in e.item);
+      const href = whole ? MT.itemHref(table.name, MT.keyOf(table, e.item)) : null;
       return h("tr", { class: "item-row", dataset: { entity: e.entity || "" } },
         designed ? [h("td", {}, MT.chip(e.entity)),
           h("td", { class: "decoded" }, Object.entries(e.decoded || {}).map(([k, v]) => k + " = " + v).join(", "))] : [],

@@ -8,6 +8,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("tables.js", "text/javascript; charset=utf-8", include_str!("../assets/tables.js")),
     ("items.js", "text/javascript; charset=utf-8", include_str!("../assets/items.js")),
     ("query.js", "text/javascript; charset=utf-8", include_str!("../assets/query.js")),
+    ("partiql.js", "text/javascript; charset=utf-8", include_str!("../assets/partiql.js")),
     ("editor.js", "text/javascript; charset=utf-8", include_str!("../assets/editor.js")),
     ("design.js", "text/javascript; charset=utf-8", include_str!("../assets/design.js")),
     ("transfer.js", "text/javascript; charset=utf-8", include_str!("../assets/transfer.js")),

@@ -84,6 +84,9 @@ async fn a_read_only_console_refuses_every_write() {
         ("batch-put", r#"{"table":"orders","items":[{"pk":{"S":"o3"},"sk":{"S":"A"}}]}"#),
         ("create-table", r#"{"table":"other","pk":{"name":"pk","type":"S"}}"#),
         ("delete-table", r#"{"table":"orders","confirm":"orders"}"#),
+        ("statement", r#"{"statement":"DELETE FROM \"orders\" WHERE pk = 'o1' AND sk = 'A'"}"#),
+        ("statement", r#"{"statement":"  update orders SET x = 1 WHERE pk = 'o1' AND sk = 'A'"}"#),
+        ("statement", r#"{"statement":"INSERT INTO orders VALUE {'pk': 'o4', 'sk': 'A'}"}"#),
     ];
     for (name, body) in calls {
         let token = token.clone();

@@ -1,12 +1,13 @@
 //! The console's JSON API: one async function per call, each talking to the endpoint through
 //! `aws_sdk_dynamodb::Client` only. The page posts `{…}` to `/console/api/<call>`.
 //!
-//! Module map: `tables` (list, describe), `read` (scan, query, get), `write` (put, delete,
-//! batch-put; `versioned` makes an edit of a design's versioned entity a save as the library
-//! makes it), `admin` (create and delete tables), `patterns` (the design document and access
-//! patterns run by name).
+//! Module map: `tables` (list, describe), `read` (scan, query, get), `partiql` (statements),
+//! `write` (put, delete, batch-put; `versioned` makes an edit of a design's versioned entity a
+//! save as the library makes it), `admin` (create and delete tables), `patterns` (the design
+//! document and access patterns run by name).
 
 mod admin;
+mod partiql;
 mod patterns;
 mod read;
 mod tables;
@@ -52,6 +53,7 @@ pub async fn dispatch(name: &str, ctx: &Ctx<'_>, input: &Value) -> Result<Value,
         "scan" => read::scan(ctx, input).await,
         "query" => read::query(ctx, input).await,
         "get" => read::get(ctx, input).await,
+        "statement" => partiql::execute(ctx, input).await,
         "put" => write::put(ctx, input).await,
         "delete" => write::delete(ctx, input).await,
         "batch-put" => write::batch_put(ctx, input).await,

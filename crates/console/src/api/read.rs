@@ -198,7 +198,7 @@ pub async fn get(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
 }
 
 /// `{item, entity, decoded}` for one item.
-fn entry(ctx: &Ctx<'_>, item: &SdkItem) -> Value {
+pub fn entry(ctx: &Ctx<'_>, item: &SdkItem) -> Value {
     let mut out = annotate(ctx.design, item);
     out["item"] = item_to_json(item);
     out
