@@ -108,6 +108,12 @@ MT.meta = function (result) {
         JSON.stringify(result.consumed || null, null, 2)))));
 };
 
+// A downloadable file made in the page (a Blob URL; nothing leaves the browser).
+MT.download = function (name, type, text, id) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  return h("a", { href: url, download: name, id, class: "download" }, "Download " + name);
+};
+
 MT.page = function (title, ...children) {
   const main = document.getElementById("main");
   main.replaceChildren(h("h2", {}, title), ...children.filter(Boolean));

@@ -111,8 +111,40 @@ function grip(widths, col, apply) {
   } });
 }
 
+// Export buttons for the result a grid shows: this page (the request as sent, one page) or
+// the whole result (from the first page to the last, on the server), as CSV in the grid's
+// columns or as DynamoDB JSON lines. `source` is `{op, request}` of the page shown.
+function exporter(source, columns, keys) {
+  const out = h("span", { class: "export-out" });
+  const run = async (whole, format) => {
+    out.replaceChildren(h("span", { class: "muted" }, "Exporting…"));
+    const request = { ...source.request };
+    if (whole) {
+      request.cursor = null;
+      request.nextToken = null;
+      request.limit = 1000;
+    }
+    try {
+      const file = await MT.api("export", {
+        source: source.op, request, format, pages: whole ? null : 1,
+        columns: whole ? null : columns, keys,
+      });
+      out.replaceChildren(MT.download(file.name, file.contentType, file.body, "export-file"),
+        h("span", { class: "muted" }, " " + file.items + " items"));
+    } catch (e) {
+      out.replaceChildren(MT.error(e));
+    }
+  };
+  const button = (id, label, whole, format) => h("button", { type: "button", id, onclick: () => run(whole, format) }, label);
+  return h("div", { class: "toolbar export" }, h("span", { class: "muted" }, "Export"),
+    button("export-page-csv", "page as CSV", false, "csv"), button("export-page-jsonl", "page as JSON lines", false, "jsonl"),
+    button("export-all-csv", "whole result as CSV", true, "csv"), button("export-all-jsonl", "whole result as JSON lines", true, "jsonl"),
+    out);
+}
+
 // The grid of `entries` (`{item, entity, decoded}`) of `table`. Options: `chooser` (default
-// true) shows the column chooser; `id` names the element.
+// true) shows the column chooser; `source` (`{op, request}`) offers exports; `id` names the
+// element.
 MT.grid = function (table, entries, options) {
   const opts = { chooser: true, ...options };
   const root = h("div", { class: "grid-box", id: opts.id });
@@ -166,6 +198,7 @@ MT.grid = function (table, entries, options) {
       render();
     };
     root.replaceChildren(...[opts.chooser ? chooser(cols, state.choice, save) : null,
+      opts.source ? exporter(opts.source, columns, cols.pinned) : null,
       h("div", { class: "grid-wrap" }, tableEl), pager].filter(Boolean));
   };
   render();

@@ -16,9 +16,10 @@ MT.routes.push([/^\/table\/([^/]+)(?:\/items)?$/, async function (name) {
   let pageNo = 0;
   const run = async (cursor) => {
     try {
-      const result = await MT.api("scan", { table: name, limit: Number(limit.value), cursor });
+      const request = { table: name, limit: Number(limit.value), cursor };
+      const result = await MT.api("scan", request);
       pageNo = cursor ? pageNo + 1 : 1;
-      results.replaceChildren(MT.grid(t, result.items), MT.meta(result));
+      results.replaceChildren(MT.grid(t, result.items, { source: { op: "scan", request } }), MT.meta(result));
       pager.replaceChildren(
         h("span", { id: "page-info" }, "Page " + pageNo + ": " + result.count + " items"),
         h("button", { type: "button", id: "first-page", onclick: () => run(null) }, "First page"),

@@ -20,7 +20,8 @@ MT.routes.push([/^\/(?:table\/([^/]+)\/)?partiql$/, async function (name) {
   const run = async (nextToken) => {
     try {
       const parameters = params.value.trim() ? JSON.parse(params.value) : null;
-      const result = await MT.api("statement", { statement: statement.value, parameters, limit: Number(limit.value), nextToken, consistent: consistent.checked });
+      const request = { statement: statement.value, parameters, limit: Number(limit.value), nextToken, consistent: consistent.checked };
+      const result = await MT.api("statement", request);
       pageNo = nextToken ? pageNo + 1 : 1;
       const tableName = MT.statementTable(statement.value);
       const t = tableName ? await MT.describe(tableName).catch(() => null) : null;
@@ -29,7 +30,7 @@ MT.routes.push([/^\/(?:table\/([^/]+)\/)?partiql$/, async function (name) {
           h("span", { id: "sql-page" }, "Page " + pageNo + ": " + result.count + " items"),
           result.nextToken ? h("button", { type: "button", id: "sql-next", onclick: () => run(result.nextToken) }, "Next page") :
             h("span", { class: "muted", id: "sql-last" }, "last page")),
-        MT.grid(t || { name: tableName || "", keys: [] }, result.items), MT.meta(result));
+        MT.grid(t || { name: tableName || "", keys: [] }, result.items, { source: { op: "statement", request } }), MT.meta(result));
     } catch (e) {
       results.replaceChildren(MT.error(e));
     }

@@ -64,12 +64,6 @@ function filterRow(list, state) {
   list.el.append(el);
 }
 
-// A downloadable file made in the page (a Blob URL; nothing leaves the browser).
-MT.download = function (name, type, text, id) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  return h("a", { href: url, download: name, id, class: "download" }, "Download " + name);
-};
-
 MT.routes.push([/^\/table\/([^/]+)\/query$/, async function (name) {
   const t = await MT.describe(name);
   const targets = [{ name: "", label: "table " + name, keys: t.keys }].concat(
@@ -211,7 +205,7 @@ MT.routes.push([/^\/table\/([^/]+)\/query$/, async function (name) {
         h("div", { class: "pager" },
           h("span", { id: "query-count" }, result.count + " items (" + result.scannedCount + " read)"),
           result.cursor ? h("button", { type: "button", id: "q-next", onclick: () => run(result.cursor) }, "Next page") : null),
-        MT.grid(t, result.items), MT.meta(result)].filter(Boolean));
+        MT.grid(t, result.items, { source: { op, request: input } }), MT.meta(result)].filter(Boolean));
     } catch (e) {
       results.replaceChildren(MT.error(e));
     }

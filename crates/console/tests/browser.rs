@@ -26,6 +26,14 @@ fn item_url(running: &Running, table: &str, key: &serde_json::Value) -> String {
     running.url(&format!("/console/#/table/{table}/item/{encoded}"))
 }
 
+/// Presses the items page's Scan button with `size` items a page.
+async fn scan_in_pages_of(browser: &fantoccini::Client, size: usize) {
+    let input = find(browser, "#page-size").await;
+    input.clear().await.unwrap();
+    input.send_keys(&size.to_string()).await.unwrap();
+    find(browser, "#scan").await.click().await.unwrap();
+}
+
 /// The text of the file the browser downloaded as `name` (waits up to 15 s for it).
 async fn downloaded(driver: &Driver, name: &str) -> String {
     let path = driver.scratch(name);
@@ -75,10 +83,7 @@ async fn pages_follow_cursors_and_show_every_item_once() {
     }
     let browser = browser(&driver).await;
     browser.goto(&running.url("/console/#/table/orders/items")).await.unwrap();
-    let size = find(&browser, "#page-size").await;
-    size.clear().await.unwrap();
-    size.send_keys("3").await.unwrap();
-    find(&browser, "#scan").await.click().await.unwrap();
+    scan_in_pages_of(&browser, 3).await;
     let mut seen = Vec::new();
     let mut sizes = Vec::new();
     for page in 1.. {
@@ -441,10 +446,7 @@ async fn the_grid_keeps_long_keys_on_one_line_pages_rows_and_remembers_chosen_co
     let browser = browser(&driver).await;
     browser.set_window_size(1000, 900).await.unwrap();
     browser.goto(&running.url("/console/#/table/orders/items")).await.unwrap();
-    let size = find(&browser, "#page-size").await;
-    size.clear().await.unwrap();
-    size.send_keys("500").await.unwrap();
-    find(&browser, "#scan").await.click().await.unwrap();
+    scan_in_pages_of(&browser, 500).await;
     text_where(&browser, "#page-info", |t| t == "Page 1: 500 items").await;
     // One screen page of rows is rendered, not all 500.
     assert_eq!(text_where(&browser, "#grid-rows", |t| !t.is_empty()).await, "Rows 1–100 of 500");
@@ -657,5 +659,38 @@ async fn a_read_only_console_runs_partiql_selects_and_refuses_writes() {
     sql.send_keys("select * from orders").await.unwrap();
     find(&browser, "#sql-run").await.click().await.unwrap();
     text_where(&browser, "#sql-page", |t| t == "Page 1: 1 items").await;
+    browser.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_scan_result_is_downloaded_whole_as_csv_and_a_page_as_json_lines() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    for i in 0..5 {
+        put(&running.sdk, "orders", &[("pk", s(&format!("o{i}"))), ("sk", s("A")), ("note", s("a, \"b\""))])
+            .await;
+    }
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/table/orders/items")).await.unwrap();
+    scan_in_pages_of(&browser, 2).await;
+    text_where(&browser, "#page-info", |t| t == "Page 1: 2 items").await;
+    // The whole result, though the page shows two items: the server reads every page.
+    find(&browser, "#export-all-csv").await.click().await.unwrap();
+    find(&browser, "#export-file").await.click().await.unwrap();
+    let csv = downloaded(&driver, "orders.csv").await;
+    let mut rows: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(rows.pop(), Some(""), "CRLF after the last record");
+    assert_eq!(rows[0], "pk,sk,note");
+    rows.remove(0);
+    rows.sort();
+    assert_eq!(rows, (0..5).map(|i| format!("o{i},A,\"a, \"\"b\"\"\"")).collect::<Vec<_>>());
+    // This page only, as DynamoDB JSON lines.
+    find(&browser, "#export-page-jsonl").await.click().await.unwrap();
+    text_where(&browser, ".export-out", |t| t.contains("orders.jsonl")).await;
+    find(&browser, "#export-file").await.click().await.unwrap();
+    let lines = downloaded(&driver, "orders.jsonl").await;
+    assert_eq!(lines.lines().count(), 2);
+    assert!(lines.lines().all(|l| l.starts_with("{\"Item\":{")), "{lines}");
     browser.close().await.unwrap();
 }

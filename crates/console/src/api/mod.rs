@@ -2,11 +2,12 @@
 //! `aws_sdk_dynamodb::Client` only. The page posts `{…}` to `/console/api/<call>`.
 //!
 //! Module map: `tables` (list, describe), `read` (scan, query, get), `partiql` (statements),
-//! `write` (put, delete, batch-put; `versioned` makes an edit of a design's versioned entity a
-//! save as the library makes it), `admin` (create and delete tables), `patterns` (the design
-//! document and access patterns run by name).
+//! `export` (a result as CSV or JSON lines), `write` (put, delete, batch-put; `versioned` makes
+//! an edit of a design's versioned entity a save as the library makes it), `admin` (create and
+//! delete tables), `patterns` (the design document and access patterns run by name).
 
 mod admin;
+mod export;
 mod partiql;
 mod patterns;
 mod read;
@@ -54,6 +55,7 @@ pub async fn dispatch(name: &str, ctx: &Ctx<'_>, input: &Value) -> Result<Value,
         "query" => read::query(ctx, input).await,
         "get" => read::get(ctx, input).await,
         "statement" => partiql::execute(ctx, input).await,
+        "export" => export::export(ctx, input).await,
         "put" => write::put(ctx, input).await,
         "delete" => write::delete(ctx, input).await,
         "batch-put" => write::batch_put(ctx, input).await,
