@@ -11,6 +11,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("partiql.js", "text/javascript; charset=utf-8", include_str!("../assets/partiql.js")),
     ("editor.js", "text/javascript; charset=utf-8", include_str!("../assets/editor.js")),
     ("design.js", "text/javascript; charset=utf-8", include_str!("../assets/design.js")),
+    ("settings.js", "text/javascript; charset=utf-8", include_str!("../assets/settings.js")),
     ("transfer.js", "text/javascript; charset=utf-8", include_str!("../assets/transfer.js")),
 ];
 

@@ -694,3 +694,128 @@ async fn a_scan_result_is_downloaded_whole_as_csv_and_a_page_as_json_lines() {
     assert!(lines.lines().all(|l| l.starts_with("{\"Item\":{")), "{lines}");
     browser.close().await.unwrap();
 }
+
+/// Clicks the settings button `id`, then its Confirm, and waits for the page to say it is done.
+async fn confirm_change(browser: &fantoccini::Client, id: &str) {
+    find(browser, &format!("#{id}")).await.click().await.unwrap();
+    find(browser, &format!("#{id}-confirm")).await.click().await.unwrap();
+    // "Done" appears once the page is drawn again from a fresh DescribeTable.
+    text_where(browser, "#settings-out", |t| t.starts_with("Done:")).await;
+}
+
+#[tokio::test]
+async fn a_table_is_created_with_an_lsi_ttl_stream_and_tags_and_its_settings_changed() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    let sdk = &running.sdk;
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/create")).await.unwrap();
+    find(&browser, "#create-name").await.send_keys("events").await.unwrap();
+    find(&browser, "#create-pk-name").await.send_keys("pk").await.unwrap();
+    find(&browser, "#create-sk-name").await.send_keys("sk").await.unwrap();
+    find(&browser, "#add-lsi").await.click().await.unwrap();
+    find(&browser, "#lsi0-index").await.send_keys("byTime").await.unwrap();
+    find(&browser, "#lsi0-sk-name").await.send_keys("at").await.unwrap();
+    find(&browser, "#lsi0-sk-type").await.select_by_value("N").await.unwrap();
+    find(&browser, "#create-stream").await.select_by_value("NEW_AND_OLD_IMAGES").await.unwrap();
+    find(&browser, "#create-ttl").await.send_keys("expires").await.unwrap();
+    find(&browser, "#create-protection").await.click().await.unwrap();
+    find(&browser, "#create-tags").await.send_keys("team=ledger\nstage=dev").await.unwrap();
+    screenshot(&browser, "create").await;
+    find(&browser, "#create").await.click().await.unwrap();
+    find(&browser, "#created").await;
+
+    let describe =
+        || async { sdk.describe_table().table_name("events").send().await.unwrap().table.unwrap() };
+    let ttl = || async {
+        sdk.describe_time_to_live()
+            .table_name("events")
+            .send()
+            .await
+            .unwrap()
+            .time_to_live_description
+            .unwrap()
+    };
+    let tags = |arn: String| async move {
+        let out = sdk.list_tags_of_resource().resource_arn(arn).send().await.unwrap();
+        let mut tags: Vec<(String, String)> =
+            out.tags().iter().map(|t| (t.key().to_string(), t.value().to_string())).collect();
+        tags.sort();
+        tags
+    };
+    let table = describe().await;
+    let lsi = &table.local_secondary_indexes()[0];
+    assert_eq!(lsi.index_name(), Some("byTime"));
+    assert_eq!(lsi.key_schema()[1].attribute_name(), "at");
+    assert!(table
+        .attribute_definitions()
+        .iter()
+        .any(|d| d.attribute_name() == "at" && d.attribute_type().as_str() == "N"));
+    let stream = table.stream_specification().unwrap();
+    assert!(stream.stream_enabled());
+    assert_eq!(stream.stream_view_type().map(|v| v.as_str()), Some("NEW_AND_OLD_IMAGES"));
+    assert_eq!(table.deletion_protection_enabled(), Some(true));
+    assert_eq!(
+        table.billing_mode_summary().and_then(|b| b.billing_mode()).map(|b| b.as_str()),
+        Some("PAY_PER_REQUEST")
+    );
+    let arn = table.table_arn().unwrap().to_string();
+    assert_eq!(tags(arn.clone()).await, [("stage".into(), "dev".into()), ("team".into(), "ledger".into())]);
+    let described_ttl = ttl().await;
+    assert_eq!(described_ttl.attribute_name(), Some("expires"));
+    assert_eq!(described_ttl.time_to_live_status().map(|s| s.as_str()), Some("ENABLED"));
+
+    // Each setting changes only after its confirmation, through the call a client makes.
+    browser.goto(&running.url("/console/#/table/events/settings")).await.unwrap();
+    find(&browser, "#set-protection").await.click().await.unwrap();
+    find(&browser, "#set-protection-confirm").await;
+    assert_eq!(describe().await.deletion_protection_enabled(), Some(true), "nothing is sent before Confirm");
+    find(&browser, "#set-protection-confirm").await.click().await.unwrap();
+    text_where(&browser, "#settings-out", |t| t.starts_with("Done:")).await;
+    assert_eq!(describe().await.deletion_protection_enabled(), Some(false));
+
+    confirm_change(&browser, "set-ttl").await;
+    assert_eq!(ttl().await.time_to_live_status().map(|s| s.as_str()), Some("DISABLED"));
+    confirm_change(&browser, "set-stream").await;
+    assert!(describe().await.stream_specification().is_none_or(|s| !s.stream_enabled()));
+
+    find(&browser, "#set-billing-mode").await.select_by_value("PROVISIONED").await.unwrap();
+    let rcu = find(&browser, "#set-rcu").await;
+    rcu.clear().await.unwrap();
+    rcu.send_keys("7").await.unwrap();
+    let wcu = find(&browser, "#set-wcu").await;
+    wcu.clear().await.unwrap();
+    wcu.send_keys("3").await.unwrap();
+    confirm_change(&browser, "set-billing").await;
+    let table = describe().await;
+    assert_eq!(
+        table.billing_mode_summary().and_then(|b| b.billing_mode()).map(|b| b.as_str()),
+        Some("PROVISIONED")
+    );
+    let throughput = table.provisioned_throughput().unwrap();
+    assert_eq!((throughput.read_capacity_units(), throughput.write_capacity_units()), (Some(7), Some(3)));
+
+    find(&browser, "#set-tag-key").await.send_keys("owner").await.unwrap();
+    find(&browser, "#set-tag-value").await.send_keys("ops").await.unwrap();
+    confirm_change(&browser, "set-tag").await;
+    confirm_change(&browser, "untag-stage").await;
+    assert_eq!(tags(arn.clone()).await, [("owner".into(), "ops".into()), ("team".into(), "ledger".into())]);
+
+    find(&browser, "#set-gsi-name").await.send_keys("byKind").await.unwrap();
+    find(&browser, "#set-gsi-pk").await.send_keys("kind").await.unwrap();
+    confirm_change(&browser, "add-gsi").await;
+    let table = describe().await;
+    let gsi = &table.global_secondary_indexes()[0];
+    assert_eq!((gsi.index_name(), gsi.key_schema()[0].attribute_name()), (Some("byKind"), "kind"));
+    // A GSI of a provisioned table gets the table's capacity.
+    assert_eq!(gsi.provisioned_throughput().and_then(|p| p.read_capacity_units()), Some(7));
+    find(&browser, "#gsi-list li[data-index=\"byKind\"]").await;
+    screenshot(&browser, "settings").await;
+    confirm_change(&browser, "drop-gsi-byKind").await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while !describe().await.global_secondary_indexes().is_empty() {
+        assert!(std::time::Instant::now() < deadline, "the GSI was not deleted");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    browser.close().await.unwrap();
+}

@@ -4,13 +4,15 @@
 //! Module map: `tables` (list, describe), `read` (scan, query, get), `partiql` (statements),
 //! `export` (a result as CSV or JSON lines), `write` (put, delete, batch-put; `versioned` makes
 //! an edit of a design's versioned entity a save as the library makes it), `admin` (create and
-//! delete tables), `patterns` (the design document and access patterns run by name).
+//! delete tables), `settings` (TTL, stream, billing, deletion protection, tags, GSIs),
+//! `patterns` (the design document and access patterns run by name).
 
 mod admin;
 mod export;
 mod partiql;
 mod patterns;
 mod read;
+mod settings;
 mod tables;
 mod versioned;
 mod write;
@@ -61,6 +63,8 @@ pub async fn dispatch(name: &str, ctx: &Ctx<'_>, input: &Value) -> Result<Value,
         "batch-put" => write::batch_put(ctx, input).await,
         "create-table" => admin::create_table(ctx, input).await,
         "delete-table" => admin::delete_table(ctx, input).await,
+        "tags" => settings::tags(ctx, input).await,
+        "update-table" => settings::update(ctx, input).await,
         "design" => Ok(patterns::design(ctx)),
         "run-pattern" => patterns::run(ctx, input).await,
         other => Err(ApiError::NotFound(other.to_string())),
