@@ -122,7 +122,7 @@ MT.page = function (title, ...children) {
 
 // Tabs of one table's pages.
 MT.tableTabs = function (name, active) {
-  const tabs = [["items", "Items"], ["query", "Query"], ["partiql", "PartiQL"], ["partition", "Partition"], ["patterns", "Access patterns"], ["transfer", "Import / export"], ["settings", "Settings"]];
+  const tabs = (MT.design ? [["overview", "Overview"]] : []).concat([["items", "Items"], ["query", "Query"], ["partiql", "PartiQL"], ["partition", "Partition"], ["patterns", "Access patterns"], ["transfer", "Import / export"], ["settings", "Settings"]]);
   return h("nav", { class: "tabs" }, tabs.map(([path, label]) =>
     h("a", { href: "#/table/" + encodeURIComponent(name) + "/" + path, class: path === active ? "active" : "", id: "tab-" + path }, label)));
 };

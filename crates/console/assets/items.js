@@ -9,7 +9,8 @@ MT.tableHeader = function (t) {
     "; " + (t.itemCount ?? "?") + " items; indexes: " + (t.indexes.map((i) => i.name).join(", ") || "none"));
 };
 
-MT.routes.push([/^\/table\/([^/]+)(?:\/items)?$/, async function (name) {
+// The items page; a table without a design opens here (overview.js).
+MT.itemsPage = async function (name) {
   const t = await MT.describe(name, true);
   const results = h("div", { id: "results" });
   const pager = h("div", { class: "pager" });
@@ -38,4 +39,6 @@ MT.routes.push([/^\/table\/([^/]+)(?:\/items)?$/, async function (name) {
     h("p", { class: "muted" }, "A Scan reads every item of the table and costs capacity for all of them; the Query tab reads one partition."),
     pager, results,
     MT.session.writable ? MT.deleteTableBox(name) : null);
-}]);
+};
+
+MT.routes.push([/^\/table\/([^/]+)\/items$/, (name) => MT.itemsPage(name)]);

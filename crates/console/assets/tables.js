@@ -6,7 +6,7 @@ MT.routes.push([/^\/$/, async function () {
   const { tables } = await MT.api("tables");
   const keyText = (keys) => keys.map((k) => k.name + " (" + (k.role === "HASH" ? "PK" : "SK") + ", " + k.type + ")").join(", ");
   const rows = tables.map((t) => h("tr", { dataset: { table: t.name } },
-    h("td", {}, h("a", { href: "#/table/" + encodeURIComponent(t.name) + "/items", class: "table-link" }, t.name)),
+    h("td", {}, h("a", { href: "#/table/" + encodeURIComponent(t.name), class: "table-link" }, t.name)),
     h("td", {}, t.status || ""),
     h("td", { class: "num" }, t.itemCount ?? ""),
     h("td", { class: "num" }, t.sizeBytes ?? ""),

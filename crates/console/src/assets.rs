@@ -12,6 +12,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("editor.js", "text/javascript; charset=utf-8", include_str!("../assets/editor.js")),
     ("design.js", "text/javascript; charset=utf-8", include_str!("../assets/design.js")),
     ("settings.js", "text/javascript; charset=utf-8", include_str!("../assets/settings.js")),
+    ("overview.js", "text/javascript; charset=utf-8", include_str!("../assets/overview.js")),
     ("transfer.js", "text/javascript; charset=utf-8", include_str!("../assets/transfer.js")),
 ];
 

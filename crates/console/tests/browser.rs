@@ -301,6 +301,12 @@ async fn a_named_access_pattern_runs_and_a_partition_shows_every_entity_type() {
         "{results}"
     );
     assert!(results.contains("\"gsi1pk\"") && results.contains("ORG#acme#STATUS#open"), "{results}");
+    // The result opens right under the pattern that ran it.
+    let above = browser
+        .execute("return document.getElementById('results').previousElementSibling.dataset.pattern", vec![])
+        .await
+        .unwrap();
+    assert_eq!(above, "list-records-by-status");
     screenshot(&browser, "patterns").await;
 
     browser.goto(&running.url("/console/#/table/ledger/partition")).await.unwrap();
@@ -817,5 +823,65 @@ async fn a_table_is_created_with_an_lsi_ttl_stream_and_tags_and_its_settings_cha
         assert!(std::time::Instant::now() < deadline, "the GSI was not deleted");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    browser.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn with_a_design_a_table_opens_on_its_entity_types_counts_and_largest_partitions() {
+    let Some(driver) = driver() else { return };
+    let running = start(Options { design: Some(orgs_design()), ..writable() }).await;
+    seed_ledger(&running).await;
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/")).await.unwrap();
+    find(&browser, "#tables a.table-link").await.click().await.unwrap();
+    find(&browser, "#tab-overview.active").await;
+    find(&browser, "#entities tr[data-entity=\"Record\"]").await;
+    assert!(find(&browser, "#overview-patterns")
+        .await
+        .text()
+        .await
+        .unwrap()
+        .contains("list-records-by-status"));
+    // Nothing is scanned until asked.
+    assert_eq!(
+        find(&browser, "#entities tr[data-entity=\"Record\"] .count").await.text().await.unwrap(),
+        "—"
+    );
+    find(&browser, "#stats-run").await.click().await.unwrap();
+    text_where(&browser, "#stats-status", |t| t == "Scanned 5 items").await;
+    let count = |entity: &'static str| {
+        let browser = browser.clone();
+        async move {
+            let css = format!("#entities tr[data-entity=\"{entity}\"] .count");
+            find(&browser, &css).await.text().await.unwrap()
+        }
+    };
+    assert_eq!(
+        (count("Record").await, count("Org").await, count("Declaration").await),
+        ("3".into(), "1".into(), "1".into())
+    );
+    let progress = browser
+        .execute("const p = document.getElementById('stats-progress'); return [p.value, p.max]", vec![])
+        .await
+        .unwrap();
+    assert_eq!(progress, serde_json::json!([5, 5]));
+    let first = find(&browser, "#largest-items tbody tr").await;
+    assert_eq!(first.attr("data-partition").await.unwrap().as_deref(), Some("ORG#acme"));
+    let items = first.find(Locator::Css("td:nth-child(2)")).await.unwrap().text().await.unwrap();
+    assert_eq!(items, "4", "ORG#acme holds the profile, two records and a declaration");
+    let bytes: Vec<u64> = browser
+        .execute("return [...document.querySelectorAll('#largest-bytes tbody td:last-child')].map((td) => Number(td.textContent))", vec![])
+        .await
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert!(bytes.len() == 2 && bytes[0] > bytes[1] && bytes[1] > 0, "{bytes:?}");
+    screenshot(&browser, "overview").await;
+    // A partition opens in place, in the partition view of the same page.
+    first.find(Locator::Css("a.open-partition")).await.unwrap().click().await.unwrap();
+    text_where(&browser, "#overview-partition #partition-count", |t| t.starts_with("4 items")).await;
     browser.close().await.unwrap();
 }

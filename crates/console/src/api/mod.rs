@@ -5,7 +5,8 @@
 //! `export` (a result as CSV or JSON lines), `write` (put, delete, batch-put; `versioned` makes
 //! an edit of a design's versioned entity a save as the library makes it), `admin` (create and
 //! delete tables), `settings` (TTL, stream, billing, deletion protection, tags, GSIs),
-//! `patterns` (the design document and access patterns run by name).
+//! `patterns` (the design document and access patterns run by name), `stats` (items and bytes
+//! per entity type and partition, a Scan page at a time).
 
 mod admin;
 mod export;
@@ -13,6 +14,7 @@ mod partiql;
 mod patterns;
 mod read;
 mod settings;
+mod stats;
 mod tables;
 mod versioned;
 mod write;
@@ -67,6 +69,7 @@ pub async fn dispatch(name: &str, ctx: &Ctx<'_>, input: &Value) -> Result<Value,
         "update-table" => settings::update(ctx, input).await,
         "design" => Ok(patterns::design(ctx)),
         "run-pattern" => patterns::run(ctx, input).await,
+        "stats" => stats::page(ctx, input).await,
         other => Err(ApiError::NotFound(other.to_string())),
     }
 }
