@@ -129,6 +129,7 @@ MT.tableTabs = function (name, active) {
 
 MT.route = async function () {
   const hash = decodeURIComponent(location.hash.slice(1) || "/");
+  MT.onSlash = null;
   if (MT.session.login && !MT.session.signedIn) return MT.loginPage();
   for (const [pattern, render] of MT.routes) {
     const m = pattern.exec(location.hash.slice(1) || "/");

@@ -49,6 +49,7 @@ MT.partitionView = function (t, value) {
     }
   };
   if (value) run();
+  MT.onSlash = () => input.focus();
   return h("div", { class: "partition-view" },
     h("form", { class: "form", onsubmit: run }, h("label", {}, pk.name, input), h("button", { type: "submit", id: "p-run" }, "Show partition")),
     results);

@@ -175,12 +175,13 @@ MT.grid = function (table, entries, options) {
       const whole = table.keys.length > 0 && table.keys.every((k) => k.name in e.item);
       const href = whole ? MT.itemHref(table.name, MT.keyOf(table, e.item)) : null;
       return h("tr", { class: "item-row", dataset: { entity: e.entity || "" } },
-        designed ? [h("td", {}, MT.chip(e.entity)),
-          h("td", { class: "decoded" }, Object.entries(e.decoded || {}).map(([k, v]) => k + " = " + v).join(", "))] : [],
+        designed ? [h("td", { tabIndex: -1 }, MT.chip(e.entity)),
+          h("td", { class: "decoded", tabIndex: -1 }, Object.entries(e.decoded || {}).map(([k, v]) => k + " = " + v).join(", "))] : [],
         columns.map((c, i) => {
           const key = cols.pinned.includes(c);
-          if (!(c in e.item)) return h("td", { class: key ? "pin" : "" });
-          return h("td", { class: key ? "pin" : "", dataset: { attr: c } }, cell(e.item[c], c, i === 0 ? href : null));
+          // tabIndex -1: a cell takes focus by click or arrow key (keys.js), not by Tab.
+          if (!(c in e.item)) return h("td", { class: key ? "pin" : "", tabIndex: -1 });
+          return h("td", { class: key ? "pin" : "", tabIndex: -1, dataset: { attr: c } }, cell(e.item[c], c, i === 0 ? href : null));
         }));
     });
     tableEl = h("table", { class: "items" }, h("thead", {}, head), h("tbody", {}, rows));

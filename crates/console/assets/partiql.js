@@ -38,6 +38,7 @@ MT.routes.push([/^\/(?:table\/([^/]+)\/)?partiql$/, async function (name) {
   statement.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(null); }
   });
+  MT.onSlash = () => statement.focus();
   MT.page(name ? "PartiQL on " + name : "PartiQL", name ? MT.tableTabs(name, "partiql") : null,
     MT.session.writable ? null : h("p", { class: "muted", id: "sql-read-only" }, "Read-only console: only SELECT statements run."),
     h("form", { class: "form sql", onsubmit: (ev) => { ev.preventDefault(); run(null); } },

@@ -240,6 +240,11 @@ MT.routes.push([/^\/table\/([^/]+)\/query$/, async function (name) {
     }
   });
 
+  // "/" focuses the filter: the first filter row's attribute, adding a row if there is none.
+  MT.onSlash = () => {
+    if (!filters.rows.size) filterRow(filters, {});
+    filters.el.querySelector(".f-attr").focus();
+  };
   const label = (text, ...els) => h("label", {}, text, h("span", {}, ...els));
   const pkRow = label("Partition key value", f.pk);
   const skRow = label("Sort key", f.op, f.sk1, f.sk2);

@@ -13,6 +13,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("design.js", "text/javascript; charset=utf-8", include_str!("../assets/design.js")),
     ("settings.js", "text/javascript; charset=utf-8", include_str!("../assets/settings.js")),
     ("overview.js", "text/javascript; charset=utf-8", include_str!("../assets/overview.js")),
+    ("keys.js", "text/javascript; charset=utf-8", include_str!("../assets/keys.js")),
     ("transfer.js", "text/javascript; charset=utf-8", include_str!("../assets/transfer.js")),
 ];
 

@@ -885,3 +885,60 @@ async fn with_a_design_a_table_opens_on_its_entity_types_counts_and_largest_part
     text_where(&browser, "#overview-partition #partition-count", |t| t.starts_with("4 items")).await;
     browser.close().await.unwrap();
 }
+
+/// WebDriver's key codes ("Keys", W3C WebDriver, section 17.4.2).
+const ENTER: &str = "\u{E007}";
+const ESCAPE: &str = "\u{E00C}";
+const ARROW_LEFT: &str = "\u{E012}";
+const ARROW_DOWN: &str = "\u{E015}";
+
+/// The focused element's `[tag, class, text]`.
+async fn focused(browser: &fantoccini::Client) -> serde_json::Value {
+    browser
+        .execute("const a = document.activeElement; return [a.tagName, a.className, a.textContent]", vec![])
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn slash_focuses_the_filter_enter_runs_arrows_move_in_the_grid_and_escape_closes() {
+    let Some(driver) = driver() else { return };
+    let running = start(writable()).await;
+    create_table(&running.sdk, "orders").await;
+    for i in 0..4 {
+        let status = if i < 3 { "open" } else { "closed" };
+        put(&running.sdk, "orders", &[("pk", s("C#1")), ("sk", s(&format!("O#{i}"))), ("status", s(status))])
+            .await;
+    }
+    let browser = browser(&driver).await;
+    browser.goto(&running.url("/console/#/table/orders/query")).await.unwrap();
+    find(&browser, "#q-pk").await.send_keys("C#1").await.unwrap();
+    browser.active_element().await.unwrap().send_keys(ESCAPE).await.unwrap();
+    assert_eq!(focused(&browser).await[0], "BODY", "Escape leaves the field");
+    browser.active_element().await.unwrap().send_keys("/").await.unwrap();
+    assert_eq!(focused(&browser).await[1], "f-attr", "/ focuses the filter");
+    browser.active_element().await.unwrap().send_keys("status").await.unwrap();
+    let value = find(&browser, "#q-filters .f-value").await;
+    value.send_keys("open").await.unwrap();
+    value.send_keys(ENTER).await.unwrap();
+    text_where(&browser, "#query-count", |t| t == "3 items (4 read)").await;
+
+    // Arrows move between cells; Enter on a cell opens its item.
+    find(&browser, "#results tbody td[data-attr=\"status\"]").await.click().await.unwrap();
+    assert_eq!(focused(&browser).await[2], "openS", "a clicked cell takes focus");
+    browser.active_element().await.unwrap().send_keys(ARROW_DOWN).await.unwrap();
+    browser.active_element().await.unwrap().send_keys(ARROW_LEFT).await.unwrap();
+    assert_eq!(focused(&browser).await[2], "O#1S", "second row, sort key");
+    find(&browser, "#grid-columns summary").await.click().await.unwrap();
+    assert_eq!(find(&browser, "#grid-columns").await.attr("open").await.unwrap().as_deref(), Some("true"));
+    browser.active_element().await.unwrap().send_keys(ESCAPE).await.unwrap();
+    assert_eq!(
+        find(&browser, "#grid-columns").await.attr("open").await.unwrap(),
+        None,
+        "Escape closes the panel"
+    );
+    find(&browser, "#results tbody tr:nth-child(2) td[data-attr=\"sk\"]").await.click().await.unwrap();
+    browser.active_element().await.unwrap().send_keys(ENTER).await.unwrap();
+    text_where(&browser, "#item-view", |t| t.contains("O#1")).await;
+    browser.close().await.unwrap();
+}
