@@ -394,6 +394,7 @@ async fn a_table_is_exported_and_imported_with_a_progress_bar() {
         .await
         .unwrap();
     assert_eq!(progress, serde_json::json!([60, 60]), "the bar is full");
+    screenshot(&browser, "transfer").await;
     // The browser downloads the file as a user's would.
     find(&browser, "#download").await.click().await.unwrap();
     let lines = downloaded(&driver, "orders.jsonl").await;
