@@ -97,9 +97,10 @@ function chooser(cols, choice, save) {
 function grip(widths, col, apply) {
   return h("span", { class: "grip", title: "drag to resize", onpointerdown: (ev) => {
     ev.preventDefault();
-    const th = ev.target.closest("th");
+    // The header's box is what `apply` sizes, so the drag starts from its width.
+    const box = ev.target.closest(".th");
     const start = ev.clientX;
-    const from = th.getBoundingClientRect().width;
+    const from = box.getBoundingClientRect().width;
     const moved = (e) => apply(col, Math.max(48, Math.round(from + e.clientX - start)));
     const done = () => {
       document.removeEventListener("pointermove", moved);

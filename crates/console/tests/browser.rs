@@ -8,6 +8,7 @@ mod support;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::Locator;
 use monotable_console::Options;
 use support::*;
@@ -494,6 +495,23 @@ async fn the_grid_keeps_long_keys_on_one_line_pages_rows_and_remembers_chosen_co
     find(&browser, "#scan").await.click().await.unwrap();
     text_where(&browser, "#page-info", |t| t.starts_with("Page 1:")).await;
     assert_eq!(header(&browser).await, ["pk", "sk", "total", "status"]);
+
+    // A column is resized by dragging its header's right edge (here narrower, as the grid's
+    // right edge is the window's); the width is kept per table.
+    let width =
+        "return document.querySelector('#results th .th[data-col=\"status\"]').getBoundingClientRect().width";
+    let before = browser.execute(width, vec![]).await.unwrap().as_f64().unwrap();
+    let grip = find(&browser, "#results th .th[data-col=\"status\"] .grip").await;
+    let drag = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement { element: grip, duration: None, x: 0.0, y: 0.0 })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::MoveBy { duration: Some(Duration::from_millis(100)), x: -10.0, y: 0.0 })
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    browser.perform_actions(drag).await.unwrap();
+    let after = browser.execute(width, vec![]).await.unwrap().as_f64().unwrap();
+    assert!((before - 11.0..=before - 9.0).contains(&after), "{before} → {after}");
+    let kept = "return JSON.parse(localStorage.getItem('monotable.widths.orders')).status";
+    assert_eq!(browser.execute(kept, vec![]).await.unwrap().as_f64(), Some(after));
     browser.close().await.unwrap();
 }
 
