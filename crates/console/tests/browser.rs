@@ -585,6 +585,24 @@ async fn filter_rows_build_the_expression_sent_and_a_saved_query_survives_a_relo
     assert_eq!(find(&browser, "#query-count").await.text().await.unwrap(), "2 items (6 read)");
     find(&browser, "#q-mode").await.select_by_value("query").await.unwrap();
 
+    // The projection picker lists the attributes seen and fills the projection.
+    find(&browser, "#q-picker").await; // inside a closed panel until opened
+    browser
+        .execute("document.getElementById('q-picker').closest('details').open = true", vec![])
+        .await
+        .unwrap();
+    find(&browser, "#q-picker input[data-attr=\"status\"]").await.click().await.unwrap();
+    find(&browser, "#q-picker input[data-attr=\"sk\"]").await.click().await.unwrap();
+    let projection = find(&browser, "#q-projection").await.prop("value").await.unwrap();
+    assert_eq!(projection.as_deref(), Some("status, sk"));
+    find(&browser, "#q-run").await.click().await.unwrap();
+    let meta = text_where(&browser, ".meta", |t| t.contains("ProjectionExpression")).await;
+    assert!(
+        meta.contains("\"ProjectionExpression\": \"#cp0, #cp1\"") && meta.contains("\"#cp0\": \"status\""),
+        "{meta}"
+    );
+    find(&browser, "#q-projection").await.clear().await.unwrap();
+
     // Both runs are in the history; saved under a name, the query outlives a reload.
     text_where(&browser, "#q-history summary", |t| t == "History (2)").await;
     find(&browser, "#q-save-name").await.send_keys("big open orders").await.unwrap();
