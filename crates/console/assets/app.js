@@ -68,13 +68,6 @@ MT.plain = function (av) {
 };
 MT.plainItem = (item) => Object.fromEntries(Object.entries(item).map(([k, v]) => [k, MT.plain(v)]));
 
-// A short text for a cell.
-MT.brief = function (av) {
-  const p = MT.plain(av);
-  const text = typeof p === "string" ? p : JSON.stringify(p);
-  return text.length > 80 ? text.slice(0, 77) + "…" : text;
-};
-
 const PALETTE = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#65a30d", "#db2777"];
 MT.color = function (name) {
   let hash = 0;
@@ -115,23 +108,10 @@ MT.meta = function (result) {
         JSON.stringify(result.consumed || null, null, 2)))));
 };
 
-// A page of items as a table: entity chip, decoded key fields, keys first, links to the item.
-MT.itemsTable = function (table, entries) {
-  const { pk, sk } = MT.keyAttrs(table.keys);
-  const names = new Set();
-  for (const e of entries) for (const n of Object.keys(e.item)) names.add(n);
-  const keyNames = [pk && pk.name, sk && sk.name].filter(Boolean);
-  const columns = keyNames.concat([...names].filter((n) => !keyNames.includes(n)).sort());
-  return h("table", { class: "items" },
-    h("thead", {}, h("tr", {}, h("th", {}, "entity"), h("th", {}, "key fields"), columns.map((c) => h("th", {}, c)))),
-    h("tbody", {}, entries.map((e) => h("tr", { class: "item-row", dataset: { entity: e.entity || "" } },
-      h("td", {}, MT.chip(e.entity)),
-      h("td", { class: "decoded" }, Object.entries(e.decoded || {}).map(([k, v]) => k + " = " + v).join(", ")),
-      columns.map((c, i) => {
-        if (!(c in e.item)) return h("td", { class: "muted" }, "");
-        if (i === 0) return h("td", {}, h("a", { href: MT.itemHref(table.name, MT.keyOf(table, e.item)), class: "item-link" }, MT.brief(e.item[c])));
-        return h("td", { dataset: { attr: c } }, MT.brief(e.item[c]));
-      })))));
+// A downloadable file made in the page (a Blob URL; nothing leaves the browser).
+MT.download = function (name, type, text, id) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  return h("a", { href: url, download: name, id, class: "download" }, "Download " + name);
 };
 
 MT.page = function (title, ...children) {
@@ -142,19 +122,21 @@ MT.page = function (title, ...children) {
 
 // Tabs of one table's pages.
 MT.tableTabs = function (name, active) {
-  const tabs = [["items", "Items"], ["query", "Query"], ["partition", "Partition"], ["patterns", "Access patterns"], ["transfer", "Import / export"]];
+  const tabs = (MT.design ? [["overview", "Overview"]] : []).concat([["items", "Items"], ["query", "Query"], ["partiql", "PartiQL"], ["partition", "Partition"], ["patterns", "Access patterns"], ["transfer", "Import / export"], ["settings", "Settings"]]);
   return h("nav", { class: "tabs" }, tabs.map(([path, label]) =>
     h("a", { href: "#/table/" + encodeURIComponent(name) + "/" + path, class: path === active ? "active" : "", id: "tab-" + path }, label)));
 };
 
 MT.route = async function () {
   const hash = decodeURIComponent(location.hash.slice(1) || "/");
+  MT.onSlash = null;
   if (MT.session.login && !MT.session.signedIn) return MT.loginPage();
   for (const [pattern, render] of MT.routes) {
     const m = pattern.exec(location.hash.slice(1) || "/");
     if (m) {
       try {
-        await render(...m.slice(1).map(decodeURIComponent));
+        // An optional group that did not match stays undefined.
+        await render(...m.slice(1).map((part) => (part === undefined ? undefined : decodeURIComponent(part))));
       } catch (e) {
         document.getElementById("main").append(MT.error(e));
       }
@@ -197,5 +179,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   document.getElementById("endpoint").textContent = MT.session.label;
   document.getElementById("mode").textContent = MT.session.writable ? "writable" : "read-only";
   if (!MT.session.writable) document.getElementById("nav-create").hidden = true;
+  // The grid orders a design's entity fields first, so the design is read before any page.
+  if (MT.session.design) await MT.loadDesign().catch(() => undefined);
   MT.route();
 });

@@ -19,39 +19,60 @@ MT.grouped = function (t, entries) {
   return h("div", { id: "groups" }, [...groups].map(([entity, list]) => {
     const block = h("section", { class: "group", dataset: { entity } },
       h("h3", {}, MT.chip(entity), " " + list.length + " item" + (list.length === 1 ? "" : "s")),
-      MT.itemsTable(t, list));
+      MT.grid(t, list, { chooser: false }));
     block.style.setProperty("--c", MT.color(entity));
     return block;
   }));
 };
 
-MT.routes.push([/^\/table\/([^/]+)\/partition$/, async function (name) {
-  const t = await MT.describe(name);
+// The aggregate view of one partition: a form for the partition-key value and the items of
+// that partition grouped by entity type. `value` fills and runs it at once.
+MT.partitionView = function (t, value) {
   const { pk } = MT.keyAttrs(t.keys);
-  const value = h("input", { id: "p-value", placeholder: pk.name + " value" });
+  const input = h("input", { id: "p-value", placeholder: pk.name + " value", value: value || "" });
   const results = h("div", { id: "results" });
   const run = async (ev) => {
-    ev.preventDefault();
+    if (ev) ev.preventDefault();
     try {
       let entries = [];
       let cursor = null;
       let last;
       do {
-        last = await MT.api("query", { table: name, pk: { name: pk.name, value: MT.typed(pk.type, value.value) }, limit: 1000, cursor });
+        last = await MT.api("query", { table: t.name, pk: { name: pk.name, value: MT.typed(pk.type, input.value) }, limit: 1000, cursor });
         entries = entries.concat(last.items);
         cursor = last.cursor;
       } while (cursor && entries.length < 5000);
-      results.replaceChildren(h("p", { id: "partition-count" }, entries.length + " items in " + pk.name + " = " + value.value),
+      results.replaceChildren(h("p", { id: "partition-count" }, entries.length + " items in " + pk.name + " = " + input.value),
         MT.grouped(t, entries), MT.meta(last));
     } catch (e) {
       results.replaceChildren(MT.error(e));
     }
   };
+  if (value) run();
+  MT.onSlash = () => input.focus();
+  return h("div", { class: "partition-view" },
+    h("form", { class: "form", onsubmit: run }, h("label", {}, pk.name, input), h("button", { type: "submit", id: "p-run" }, "Show partition")),
+    results);
+};
+
+MT.routes.push([/^\/table\/([^/]+)\/partition$/, async function (name) {
+  const t = await MT.describe(name);
   MT.page("Partition of " + name, MT.tableTabs(name, "partition"),
     h("p", { class: "muted" }, "The aggregate view: every entity type stored under one partition key, as one Query returns them."),
-    h("form", { class: "form", onsubmit: run }, h("label", {}, pk.name, value), h("button", { type: "submit", id: "p-run" }, "Show partition")),
-    results);
+    MT.partitionView(t));
 }]);
+
+// The design's entity types with their key templates; `counted` adds item and byte columns
+// (`td.count`, `td.bytes`) that a statistics scan fills in.
+MT.entityTable = function (design, counted) {
+  const head = ["Entity", "PK template", "SK template", "Index keys"].concat(counted ? ["Items", "Bytes"] : []);
+  return h("table", { class: "grid", id: "entities" },
+    h("thead", {}, h("tr", {}, head.map((c) => h("th", {}, c)))),
+    h("tbody", {}, design.entities.map((e) => h("tr", { dataset: { entity: e.name } },
+      h("td", {}, MT.chip(e.name)), h("td", {}, h("code", {}, e.pk)), h("td", {}, h("code", {}, e.sk)),
+      h("td", {}, Object.entries(e.indexes || {}).map(([i, k]) => i + ": " + (k.pk || "") + " / " + (k.sk || "")).join("; ")),
+      counted ? [h("td", { class: "num count" }, "—"), h("td", { class: "num bytes" }, "—")] : []))));
+};
 
 // The placeholders of a key template, in order.
 const vars = (template) => [...String(template || "").matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -64,11 +85,7 @@ MT.routes.push([/^\/table\/([^/]+)\/patterns$/, async function (name) {
       h("p", { id: "no-design" }, "Start the console with --design FILE to see entity types, key templates and named access patterns. Items are still grouped by their EntityType attribute."));
     return;
   }
-  const entities = h("table", { class: "grid", id: "entities" },
-    h("thead", {}, h("tr", {}, ["Entity", "PK template", "SK template", "Index keys"].map((c) => h("th", {}, c)))),
-    h("tbody", {}, design.entities.map((e) => h("tr", {},
-      h("td", {}, MT.chip(e.name)), h("td", {}, h("code", {}, e.pk)), h("td", {}, h("code", {}, e.sk)),
-      h("td", {}, Object.entries(e.indexes || {}).map(([i, k]) => i + ": " + (k.pk || "") + " / " + (k.sk || "")).join("; "))))));
+  const entities = MT.entityTable(design, false);
   const results = h("div", { id: "results" });
   const patterns = design.access_patterns.map((p) => {
     const reads = p.operation === "get" || p.operation === "query";
@@ -76,6 +93,8 @@ MT.routes.push([/^\/table\/([^/]+)\/patterns$/, async function (name) {
     const inputs = Object.fromEntries(names.map((n) => [n, h("input", { name: n, placeholder: n, class: "param" })]));
     const run = async (ev) => {
       ev.preventDefault();
+      // The result opens under the pattern that ran it, not at the bottom of the page.
+      form.after(results);
       try {
         const params = Object.fromEntries(Object.entries(inputs).map(([k, el]) => [k, el.value]));
         const result = await MT.api("run-pattern", { table: name, pattern: p.name, params, limit: 100 });
@@ -87,10 +106,11 @@ MT.routes.push([/^\/table\/([^/]+)\/patterns$/, async function (name) {
       }
     };
     const key = p.key ? p.key.pk + (p.key.sk ? "  ·  " + p.key.sk.op + " " + p.key.sk.value : "") : "(no key)";
-    return h("form", { class: "pattern", dataset: { pattern: p.name }, onsubmit: run },
+    const form = h("form", { class: "pattern", dataset: { pattern: p.name }, onsubmit: run },
       h("strong", {}, p.name), " ", h("span", { class: "muted" }, p.operation + " on " + p.index + ": "), h("code", {}, key), " ",
       p.entities.map(MT.chip), h("div", {}, Object.values(inputs),
         reads ? h("button", { type: "submit", class: "run-pattern" }, "Run") : h("span", { class: "muted" }, "writes are not run from the console")));
+    return form;
   });
   MT.page("Access patterns of " + design.app + "/" + design.model, MT.tableTabs(name, "patterns"),
     h("h3", {}, "Entity types"), entities, h("h3", {}, "Access patterns"), h("div", { id: "patterns" }, patterns), results);

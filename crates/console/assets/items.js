@@ -9,16 +9,18 @@ MT.tableHeader = function (t) {
     "; " + (t.itemCount ?? "?") + " items; indexes: " + (t.indexes.map((i) => i.name).join(", ") || "none"));
 };
 
-MT.routes.push([/^\/table\/([^/]+)(?:\/items)?$/, async function (name) {
+// The items page; a table without a design opens here (overview.js).
+MT.itemsPage = async function (name) {
   const t = await MT.describe(name, true);
   const results = h("div", { id: "results" });
   const pager = h("div", { class: "pager" });
   let pageNo = 0;
   const run = async (cursor) => {
     try {
-      const result = await MT.api("scan", { table: name, limit: Number(limit.value), cursor });
+      const request = { table: name, limit: Number(limit.value), cursor };
+      const result = await MT.api("scan", request);
       pageNo = cursor ? pageNo + 1 : 1;
-      results.replaceChildren(MT.itemsTable(t, result.items), MT.meta(result));
+      results.replaceChildren(MT.grid(t, result.items, { source: { op: "scan", request } }), MT.meta(result));
       pager.replaceChildren(
         h("span", { id: "page-info" }, "Page " + pageNo + ": " + result.count + " items"),
         h("button", { type: "button", id: "first-page", onclick: () => run(null) }, "First page"),
@@ -37,4 +39,6 @@ MT.routes.push([/^\/table\/([^/]+)(?:\/items)?$/, async function (name) {
     h("p", { class: "muted" }, "A Scan reads every item of the table and costs capacity for all of them; the Query tab reads one partition."),
     pager, results,
     MT.session.writable ? MT.deleteTableBox(name) : null);
-}]);
+};
+
+MT.routes.push([/^\/table\/([^/]+)\/items$/, (name) => MT.itemsPage(name)]);

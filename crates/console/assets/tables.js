@@ -6,7 +6,7 @@ MT.routes.push([/^\/$/, async function () {
   const { tables } = await MT.api("tables");
   const keyText = (keys) => keys.map((k) => k.name + " (" + (k.role === "HASH" ? "PK" : "SK") + ", " + k.type + ")").join(", ");
   const rows = tables.map((t) => h("tr", { dataset: { table: t.name } },
-    h("td", {}, h("a", { href: "#/table/" + encodeURIComponent(t.name) + "/items", class: "table-link" }, t.name)),
+    h("td", {}, h("a", { href: "#/table/" + encodeURIComponent(t.name), class: "table-link" }, t.name)),
     h("td", {}, t.status || ""),
     h("td", { class: "num" }, t.itemCount ?? ""),
     h("td", { class: "num" }, t.sizeBytes ?? ""),
@@ -41,12 +41,39 @@ MT.routes.push([/^\/create$/, function () {
     gsis.push(row);
     gsiList.append(h("div", { class: "row" }, "GSI ", row.name, row.pk.el, row.sk.el));
   };
+  const lsis = [];
+  const lsiList = h("div", { id: "lsis" });
+  const addLsi = () => {
+    const n = lsis.length;
+    const row = { name: h("input", { id: "lsi" + n + "-index", placeholder: "index name" }), sk: keyFields("lsi" + n + "-sk", "sort key") };
+    lsis.push(row);
+    lsiList.append(h("div", { class: "row" }, "LSI ", row.name, row.sk.el));
+  };
+  const billing = h("select", { id: "create-billing" }, h("option", { value: "PAY_PER_REQUEST" }, "on-demand"), h("option", { value: "PROVISIONED" }, "provisioned"));
+  const rcu = h("input", { id: "create-rcu", type: "number", min: 1, value: 5, class: "units" });
+  const wcu = h("input", { id: "create-wcu", type: "number", min: 1, value: 5, class: "units" });
+  const units = h("span", { hidden: true }, " read ", rcu, " write ", wcu);
+  billing.addEventListener("change", () => { units.hidden = billing.value !== "PROVISIONED"; });
+  const stream = h("select", { id: "create-stream" }, h("option", { value: "" }, "off"),
+    ["NEW_AND_OLD_IMAGES", "NEW_IMAGE", "OLD_IMAGE", "KEYS_ONLY"].map((v) => h("option", { value: v }, v)));
+  const ttl = h("input", { id: "create-ttl", placeholder: "attribute holding the expiry (epoch seconds); empty: off" });
+  const protection = h("input", { id: "create-protection", type: "checkbox" });
+  const tags = h("textarea", { id: "create-tags", rows: 2, placeholder: "key=value, one a line" });
   const out = h("div");
   const submit = async (ev) => {
     ev.preventDefault();
+    const tagMap = {};
+    for (const line of tags.value.split("\n").map((l) => l.trim()).filter(Boolean)) {
+      const at = line.indexOf("=");
+      tagMap[at < 0 ? line : line.slice(0, at).trim()] = at < 0 ? "" : line.slice(at + 1).trim();
+    }
     const input = {
       table: name.value, pk: pk.get(), sk: sk.get(),
       gsis: gsis.filter((g) => g.name.value).map((g) => ({ name: g.name.value, pk: g.pk.get(), sk: g.sk.get() })),
+      lsis: lsis.filter((l) => l.name.value).map((l) => ({ name: l.name.value, sk: l.sk.get() })),
+      billing: { mode: billing.value, read: Number(rcu.value), write: Number(wcu.value) },
+      stream: stream.value || null, ttl: ttl.value || null, deletionProtection: protection.checked,
+      tags: Object.keys(tagMap).length ? tagMap : null,
     };
     try {
       const result = await MT.api("create-table", input);
@@ -59,7 +86,13 @@ MT.routes.push([/^\/create$/, function () {
     h("form", { class: "form", onsubmit: submit },
       h("label", {}, "Table name", name), h("label", {}, "Partition key", pk.el), h("label", {}, "Sort key", sk.el),
       gsiList, h("button", { type: "button", id: "add-gsi", onclick: addGsi }, "Add a global secondary index"),
-      h("p", { class: "muted" }, "On-demand billing; indexes project all attributes."),
+      lsiList, h("button", { type: "button", id: "add-lsi", onclick: addLsi }, "Add a local secondary index"),
+      h("label", {}, "Capacity", h("span", {}, billing, units)),
+      h("label", {}, "Stream", stream),
+      h("label", {}, "Time to live", ttl),
+      h("label", {}, "Deletion protection", protection),
+      h("label", {}, "Tags", tags),
+      h("p", { class: "muted" }, "Indexes project all attributes; a provisioned table gives its GSIs the same capacity."),
       h("button", { type: "submit", id: "create" }, "Create table")), out);
 }]);
 

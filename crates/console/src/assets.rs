@@ -4,11 +4,16 @@
 const ASSETS: &[(&str, &str, &str)] = &[
     ("console.css", "text/css; charset=utf-8", include_str!("../assets/console.css")),
     ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
+    ("grid.js", "text/javascript; charset=utf-8", include_str!("../assets/grid.js")),
     ("tables.js", "text/javascript; charset=utf-8", include_str!("../assets/tables.js")),
     ("items.js", "text/javascript; charset=utf-8", include_str!("../assets/items.js")),
     ("query.js", "text/javascript; charset=utf-8", include_str!("../assets/query.js")),
+    ("partiql.js", "text/javascript; charset=utf-8", include_str!("../assets/partiql.js")),
     ("editor.js", "text/javascript; charset=utf-8", include_str!("../assets/editor.js")),
     ("design.js", "text/javascript; charset=utf-8", include_str!("../assets/design.js")),
+    ("settings.js", "text/javascript; charset=utf-8", include_str!("../assets/settings.js")),
+    ("overview.js", "text/javascript; charset=utf-8", include_str!("../assets/overview.js")),
+    ("keys.js", "text/javascript; charset=utf-8", include_str!("../assets/keys.js")),
     ("transfer.js", "text/javascript; charset=utf-8", include_str!("../assets/transfer.js")),
 ];
 

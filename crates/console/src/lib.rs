@@ -11,16 +11,17 @@
 //! every element with `textContent`, never from markup, and the console's
 //! `Content-Security-Policy` allows only its own scripts.
 //!
-//! Module map: `console` (routing, checks, headers), `session` (CSRF token, sign-in), `throttle`
-//! (sign-in attempts per client),
-//! `api/*` (one file per page's calls), `value` (DynamoDB JSON ↔ SDK values), `capture`
-//! (the exact request sent), `cursor` (sealed page cursors), `single` (entity types and key
-//! templates), `assets` (the compiled-in files), `server` (the standalone listener).
+//! Module map: `console` (routing, checks, headers), `session` (CSRF token, sign-in),
+//! `throttle` (sign-in attempts per client), `api/*` (one file per page's calls), `value`
+//! (DynamoDB JSON ↔ SDK values), `capture` (the exact request sent), `cursor` (sealed page
+//! cursors), `csv` (RFC 4180 records), `single` (entity types and key templates), `assets` (the
+//! compiled-in files), `server` (the standalone listener).
 
 mod api;
 mod assets;
 mod capture;
 mod console;
+mod csv;
 mod cursor;
 mod error;
 mod server;

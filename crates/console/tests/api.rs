@@ -84,6 +84,9 @@ async fn a_read_only_console_refuses_every_write() {
         ("batch-put", r#"{"table":"orders","items":[{"pk":{"S":"o3"},"sk":{"S":"A"}}]}"#),
         ("create-table", r#"{"table":"other","pk":{"name":"pk","type":"S"}}"#),
         ("delete-table", r#"{"table":"orders","confirm":"orders"}"#),
+        ("statement", r#"{"statement":"DELETE FROM \"orders\" WHERE pk = 'o1' AND sk = 'A'"}"#),
+        ("statement", r#"{"statement":"  update orders SET x = 1 WHERE pk = 'o1' AND sk = 'A'"}"#),
+        ("statement", r#"{"statement":"INSERT INTO orders VALUE {'pk': 'o4', 'sk': 'A'}"}"#),
     ];
     for (name, body) in calls {
         let token = token.clone();
@@ -424,4 +427,70 @@ async fn a_save_of_an_unversioned_item_starts_its_version_at_one() {
     assert!(request.contains("attribute_not_exists"), "conditional on the version's absence: {request}");
     let scan = running.sdk.scan().table_name("ledger").send().await.unwrap();
     assert_eq!(scan.items()[0]["version"], n("1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_result_is_exported_as_rfc_4180_csv_and_as_json_lines_page_by_page() {
+    let running = start(Options::default()).await;
+    create_table(&running.sdk, "orders").await;
+    for i in 0..5 {
+        put(
+            &running.sdk,
+            "orders",
+            &[("pk", s("C#1")), ("sk", s(&format!("O#{i}"))), ("total", n(&format!("{i}.50")))],
+        )
+        .await;
+    }
+    let note = aws_sdk_dynamodb::types::AttributeValue::S("say \"hi\", then\nleave".into());
+    put(&running.sdk, "orders", &[("pk", s("C#1")), ("sk", s("O#9")), ("note", note)]).await;
+    put(&running.sdk, "orders", &[("pk", s("C#2")), ("sk", s("O#0"))]).await;
+    let addr = running.addr;
+    let token = csrf(addr);
+    let export = |body: serde_json::Value| {
+        let token = token.clone();
+        tokio::task::spawn_blocking(move || call(addr, &token, "export", &body.to_string()))
+    };
+    // A Query of two items a page, read to its end on the server.
+    let query = json!({ "table": "orders", "pk": { "name": "pk", "value": { "S": "C#1" } }, "limit": 2 });
+    let (status, csv) =
+        export(json!({ "source": "query", "request": query, "format": "csv", "keys": ["pk", "sk"] }))
+            .await
+            .unwrap();
+    assert_eq!(status, 200, "{csv}");
+    assert_eq!((csv["name"].as_str(), csv["items"].as_u64()), (Some("orders.csv"), Some(6)));
+    // RFC 4180, section 2: CRLF line ends, a header line, and a field with a comma, a double
+    // quote or a line break enclosed in double quotes with its double quotes doubled. Numbers
+    // are written as the endpoint returns them (4.50 is stored as 4.5).
+    assert_eq!(
+        csv["body"],
+        "pk,sk,note,total\r\nC#1,O#0,,0.5\r\nC#1,O#1,,1.5\r\nC#1,O#2,,2.5\r\nC#1,O#3,,3.5\r\n\
+         C#1,O#4,,4.5\r\nC#1,O#9,\"say \"\"hi\"\", then\nleave\",\r\n"
+    );
+    // One page only, in the grid's chosen columns.
+    let (_, page) = export(json!({ "source": "query", "request": query, "format": "csv", "pages": 1, "columns": ["sk", "total"] }))
+        .await
+        .unwrap();
+    assert_eq!(page["body"], "sk,total\r\nO#0,0.5\r\nO#1,1.5\r\n");
+    // A Scan as DynamoDB JSON lines, DynamoDB's export format: one {"Item": …} a line.
+    let (_, lines) =
+        export(json!({ "source": "scan", "request": { "table": "orders", "limit": 3 }, "format": "jsonl" }))
+            .await
+            .unwrap();
+    let body = lines["body"].as_str().unwrap();
+    assert_eq!(body.lines().count(), 7);
+    for line in body.lines() {
+        let item: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(item["Item"]["pk"]["S"].is_string(), "{line}");
+    }
+    // A PartiQL SELECT follows its NextToken.
+    let statement = json!({ "statement": "SELECT sk FROM \"orders\" WHERE pk = 'C#1'", "limit": 4 });
+    let (_, csv) =
+        export(json!({ "source": "statement", "request": statement, "format": "csv" })).await.unwrap();
+    assert_eq!(csv["items"], 6, "{csv}");
+    let (status, bad) =
+        export(json!({ "source": "scan", "request": { "table": "orders" }, "format": "xlsx" }))
+            .await
+            .unwrap();
+    assert_eq!(status, 400);
+    assert!(bad["error"]["message"].as_str().unwrap().contains("csv or jsonl"), "{bad}");
 }

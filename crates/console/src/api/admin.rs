@@ -1,23 +1,44 @@
 //! Creating and deleting tables. Both need a writable console; deletion also needs the
-//! table's name typed again (`confirm`), so a stray click cannot drop a table.
+//! table's name typed again (`confirm`), so a stray click cannot drop a table. A table is
+//! created with one CreateTable (keys, indexes, billing, stream, deletion protection, tags);
+//! TTL, which CreateTable does not take, follows with UpdateTimeToLive once the table is
+//! ACTIVE.
+
+use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
-    Projection, ProjectionType, ScalarAttributeType,
+    Projection, ProjectionType, ScalarAttributeType, StreamSpecification, TableStatus,
 };
 use serde_json::{json, Value};
 
-use super::{string, Ctx};
+use super::settings::{set_ttl, tag_list, throughput, view_type};
+use super::{flag, optional_string, string, Ctx};
 use crate::capture::Capture;
 use crate::error::ApiError;
 
-/// CreateTable (on-demand, indexes projecting all attributes):
-/// `{table, pk: {name, type}, sk?, gsis?: [{name, pk, sk?}], lsis?: [{name, sk}]}`.
+/// How long a new table may stay CREATING before its TTL is set (DynamoDB takes seconds).
+const ACTIVE_WAIT: Duration = Duration::from_secs(60);
+
+/// CreateTable (indexes projecting all attributes): `{table, pk: {name, type}, sk?, gsis?:
+/// [{name, pk, sk?}], lsis?: [{name, sk}], billing?: {mode, read?, write?}, stream?: view
+/// type, deletionProtection?, tags?: {key: value}, ttl?: attribute}`. On-demand by default; a
+/// provisioned table gives its GSIs the table's capacity.
 pub async fn create_table(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
     ctx.require_writable()?;
     let table = string(input, "table")?;
     let mut definitions: Vec<AttributeDefinition> = Vec::new();
     let schema = key_schema(input, &mut definitions)?;
+    let billing = input.get("billing").filter(|b| !b.is_null());
+    let provisioned = match billing.map(|b| string(b, "mode")).transpose()? {
+        None | Some("PAY_PER_REQUEST") => None,
+        Some("PROVISIONED") => Some(throughput(billing.unwrap_or(&Value::Null))?),
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "billing mode `{other}` is not PAY_PER_REQUEST or PROVISIONED"
+            )))
+        }
+    };
     let mut gsis = Vec::new();
     for gsi in list(input, "gsis")? {
         gsis.push(
@@ -25,6 +46,7 @@ pub async fn create_table(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiErro
                 .index_name(string(gsi, "name")?)
                 .set_key_schema(Some(key_schema(gsi, &mut definitions)?))
                 .projection(Projection::builder().projection_type(ProjectionType::All).build())
+                .set_provisioned_throughput(provisioned.clone())
                 .build()
                 .map_err(|e| ApiError::bad(e.to_string()))?,
         );
@@ -42,20 +64,63 @@ pub async fn create_table(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiErro
                 .map_err(|e| ApiError::bad(e.to_string()))?,
         );
     }
+    let stream = optional_string(input, "stream")?
+        .map(|view| {
+            StreamSpecification::builder()
+                .stream_enabled(true)
+                .stream_view_type(view_type(view)?)
+                .build()
+                .map_err(|e| ApiError::bad(e.to_string()))
+        })
+        .transpose()?;
+    let tags = tag_list(input, "tags")?;
+    let ttl = optional_string(input, "ttl")?;
     let capture = Capture::new();
     ctx.client
         .create_table()
         .table_name(table)
-        .billing_mode(BillingMode::PayPerRequest)
+        .billing_mode(if provisioned.is_some() {
+            BillingMode::Provisioned
+        } else {
+            BillingMode::PayPerRequest
+        })
+        .set_provisioned_throughput(provisioned)
         .set_key_schema(Some(schema))
         .set_attribute_definitions(Some(definitions))
         .set_global_secondary_indexes((!gsis.is_empty()).then_some(gsis))
         .set_local_secondary_indexes((!lsis.is_empty()).then_some(lsis))
+        .set_stream_specification(stream)
+        .deletion_protection_enabled(flag(input, "deletionProtection", false)?)
+        .set_tags((!tags.is_empty()).then_some(tags))
         .customize()
         .interceptor(capture.clone())
         .send()
         .await?;
-    Ok(json!({ "request": capture.sent() }))
+    let mut requests = vec![capture.sent()];
+    if let Some(attribute) = ttl {
+        wait_active(ctx, table).await?;
+        let capture = Capture::new();
+        set_ttl(ctx, table, attribute, true, &capture).await?;
+        requests.push(capture.sent());
+    }
+    Ok(json!({ "request": requests[0], "requests": requests }))
+}
+
+/// Polls DescribeTable until `table` is ACTIVE (at most `ACTIVE_WAIT`).
+async fn wait_active(ctx: &Ctx<'_>, table: &str) -> Result<(), ApiError> {
+    let deadline = tokio::time::Instant::now() + ACTIVE_WAIT;
+    loop {
+        let described = ctx.client.describe_table().table_name(table).send().await?;
+        if described.table().and_then(|t| t.table_status()) == Some(&TableStatus::Active) {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Err(ApiError::bad(format!(
+                "{table} was created but is not ACTIVE after a minute; set its TTL on the Settings tab"
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
 }
 
 /// DeleteTable: `{table, confirm}` where `confirm` repeats the name.
@@ -70,7 +135,7 @@ pub async fn delete_table(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiErro
     Ok(json!({ "request": capture.sent() }))
 }
 
-fn list<'a>(input: &'a Value, name: &str) -> Result<&'a [Value], ApiError> {
+pub fn list<'a>(input: &'a Value, name: &str) -> Result<&'a [Value], ApiError> {
     match input.get(name) {
         None | Some(Value::Null) => Ok(&[]),
         Some(Value::Array(items)) => Ok(items),
@@ -79,7 +144,7 @@ fn list<'a>(input: &'a Value, name: &str) -> Result<&'a [Value], ApiError> {
 }
 
 /// `pk` and optional `sk` of `spec` as a key schema, adding their attribute definitions.
-fn key_schema(
+pub fn key_schema(
     spec: &Value,
     definitions: &mut Vec<AttributeDefinition>,
 ) -> Result<Vec<KeySchemaElement>, ApiError> {

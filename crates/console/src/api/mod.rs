@@ -1,14 +1,20 @@
 //! The console's JSON API: one async function per call, each talking to the endpoint through
 //! `aws_sdk_dynamodb::Client` only. The page posts `{…}` to `/console/api/<call>`.
 //!
-//! Module map: `tables` (list, describe), `read` (scan, query, get), `write` (put, delete,
-//! batch-put; `versioned` makes an edit of a design's versioned entity a save as the library
-//! makes it), `admin` (create and delete tables), `patterns` (the design document and access
-//! patterns run by name).
+//! Module map: `tables` (list, describe), `read` (scan, query, get), `partiql` (statements),
+//! `export` (a result as CSV or JSON lines), `write` (put, delete, batch-put; `versioned` makes
+//! an edit of a design's versioned entity a save as the library makes it), `admin` (create and
+//! delete tables), `settings` (TTL, stream, billing, deletion protection, tags, GSIs),
+//! `patterns` (the design document and access patterns run by name), `stats` (items and bytes
+//! per entity type and partition, a Scan page at a time).
 
 mod admin;
+mod export;
+mod partiql;
 mod patterns;
 mod read;
+mod settings;
+mod stats;
 mod tables;
 mod versioned;
 mod write;
@@ -52,13 +58,18 @@ pub async fn dispatch(name: &str, ctx: &Ctx<'_>, input: &Value) -> Result<Value,
         "scan" => read::scan(ctx, input).await,
         "query" => read::query(ctx, input).await,
         "get" => read::get(ctx, input).await,
+        "statement" => partiql::execute(ctx, input).await,
+        "export" => export::export(ctx, input).await,
         "put" => write::put(ctx, input).await,
         "delete" => write::delete(ctx, input).await,
         "batch-put" => write::batch_put(ctx, input).await,
         "create-table" => admin::create_table(ctx, input).await,
         "delete-table" => admin::delete_table(ctx, input).await,
+        "tags" => settings::tags(ctx, input).await,
+        "update-table" => settings::update(ctx, input).await,
         "design" => Ok(patterns::design(ctx)),
         "run-pattern" => patterns::run(ctx, input).await,
+        "stats" => stats::page(ctx, input).await,
         other => Err(ApiError::NotFound(other.to_string())),
     }
 }

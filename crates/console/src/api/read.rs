@@ -13,10 +13,13 @@ use crate::error::ApiError;
 use crate::single::annotate;
 use crate::value::{item_from_json, item_to_json, value_from_json, values_from_json, SdkItem};
 
-/// One page of a Scan: `{table, index?, limit?, cursor?, consistent?}`.
+/// One page of a Scan: `{table, index?, filter?, names?, values?, projection?, limit?, cursor?,
+/// consistent?}` (the expression members as for [`query`]).
 pub async fn scan(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
     let table = string(input, "table")?;
     let index = optional_string(input, "index")?;
+    let (mut names, values) = caller_expressions(input)?;
+    let projection = projection(input, &mut names)?;
     let start = start_key(ctx, input, table, index)?;
     let capture = Capture::new();
     let out = ctx
@@ -24,6 +27,11 @@ pub async fn scan(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
         .scan()
         .table_name(table)
         .set_index_name(index.map(str::to_string))
+        .set_filter_expression(optional_string(input, "filter")?.map(str::to_string))
+        .set_projection_expression(projection)
+        // DynamoDB refuses empty ExpressionAttributeNames and ExpressionAttributeValues maps.
+        .set_expression_attribute_names((!names.is_empty()).then_some(names))
+        .set_expression_attribute_values((!values.is_empty()).then_some(values))
         .limit(limit(input)?)
         .consistent_read(flag(input, "consistent", false)?)
         .set_exclusive_start_key(start)
@@ -50,19 +58,7 @@ pub async fn scan(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
 pub async fn query(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
     let table = string(input, "table")?;
     let index = optional_string(input, "index")?;
-    let mut names: HashMap<String, String> = match input.get("names") {
-        None | Some(Value::Null) => HashMap::new(),
-        Some(v) => serde_json::from_value(v.clone())
-            .map_err(|_| ApiError::bad("`names` must map #placeholders to attribute names"))?,
-    };
-    let mut values = values_from_json(input.get("values"))?;
-    if names
-        .keys()
-        .chain(values.keys())
-        .any(|k| k.starts_with("#ck") || k.starts_with(":ck") || k.starts_with("#cp"))
-    {
-        return Err(ApiError::bad("placeholders starting with #ck, :ck or #cp are the console's own"));
-    }
+    let (mut names, mut values) = caller_expressions(input)?;
     let pk = input.get("pk").ok_or_else(|| ApiError::bad("`pk` is required"))?;
     names.insert("#ck0".into(), string(pk, "name")?.to_string());
     values.insert(":ck0".into(), value_from_json(pk.get("value").unwrap_or(&Value::Null))?);
@@ -71,17 +67,7 @@ pub async fn query(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
         key_condition.push_str(" AND ");
         key_condition.push_str(&sort_condition(sk, &mut names, &mut values)?);
     }
-    let projection = match optional_string(input, "projection")? {
-        None => None,
-        Some(list) => {
-            let mut parts = Vec::new();
-            for (i, attr) in list.split(',').map(str::trim).filter(|a| !a.is_empty()).enumerate() {
-                names.insert(format!("#cp{i}"), attr.to_string());
-                parts.push(format!("#cp{i}"));
-            }
-            (!parts.is_empty()).then(|| parts.join(", "))
-        }
-    };
+    let projection = projection(input, &mut names)?;
     let start = start_key(ctx, input, table, index)?;
     let capture = Capture::new();
     let out = ctx
@@ -112,6 +98,39 @@ pub async fn query(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
         out.consumed_capacity(),
         &capture,
     ))
+}
+
+/// The caller's `names` and `values` (the filter's placeholders), refused when they use the
+/// console's own prefixes `#ck`, `:ck` (key condition) or `#cp` (projection).
+fn caller_expressions(input: &Value) -> Result<(HashMap<String, String>, SdkItem), ApiError> {
+    let names: HashMap<String, String> = match input.get("names") {
+        None | Some(Value::Null) => HashMap::new(),
+        Some(v) => serde_json::from_value(v.clone())
+            .map_err(|_| ApiError::bad("`names` must map #placeholders to attribute names"))?,
+    };
+    let values = values_from_json(input.get("values"))?;
+    if names
+        .keys()
+        .chain(values.keys())
+        .any(|k| k.starts_with("#ck") || k.starts_with(":ck") || k.starts_with("#cp"))
+    {
+        return Err(ApiError::bad("placeholders starting with #ck, :ck or #cp are the console's own"));
+    }
+    Ok((names, values))
+}
+
+/// `projection` (attribute names separated by commas) as a ProjectionExpression of `#cp…`
+/// placeholders, which are added to `names`.
+fn projection(input: &Value, names: &mut HashMap<String, String>) -> Result<Option<String>, ApiError> {
+    let Some(list) = optional_string(input, "projection")? else {
+        return Ok(None);
+    };
+    let mut parts = Vec::new();
+    for (i, attr) in list.split(',').map(str::trim).filter(|a| !a.is_empty()).enumerate() {
+        names.insert(format!("#cp{i}"), attr.to_string());
+        parts.push(format!("#cp{i}"));
+    }
+    Ok((!parts.is_empty()).then(|| parts.join(", ")))
 }
 
 /// The sort-key part of a key condition: `{name, op, values}` with `op` one of `eq`, `lt`,
@@ -179,7 +198,7 @@ pub async fn get(ctx: &Ctx<'_>, input: &Value) -> Result<Value, ApiError> {
 }
 
 /// `{item, entity, decoded}` for one item.
-fn entry(ctx: &Ctx<'_>, item: &SdkItem) -> Value {
+pub fn entry(ctx: &Ctx<'_>, item: &SdkItem) -> Value {
     let mut out = annotate(ctx.design, item);
     out["item"] = item_to_json(item);
     out

@@ -87,7 +87,18 @@ fn summary(table: &TableDescription, ttl: Option<&TimeToLiveDescription>) -> Val
         "sizeBytes": table.table_size_bytes(),
         "keys": keys(table.key_schema()),
         "indexes": indexes,
-        "billingMode": table.billing_mode_summary().and_then(|b| b.billing_mode()).map(|b| b.as_str()),
+        "arn": table.table_arn(),
+        // DynamoDB may leave out BillingModeSummary for a provisioned table (the default mode).
+        "billingMode": table
+            .billing_mode_summary()
+            .and_then(|b| b.billing_mode())
+            .map(|b| b.as_str())
+            .unwrap_or("PROVISIONED"),
+        "provisioned": table.provisioned_throughput().map(|p| json!({
+            "read": p.read_capacity_units(),
+            "write": p.write_capacity_units(),
+        })),
+        "deletionProtection": table.deletion_protection_enabled(),
         "ttl": ttl.map(|t| json!({
             "status": t.time_to_live_status().map(|s| s.as_str()),
             "attribute": t.attribute_name(),
