@@ -25,16 +25,17 @@ use hyper::body::{Body as _, Incoming};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use monotable_engine::{defer_sync, within_read_budget, Engine};
+use monotable_engine::{defer_sync, within_budget, Engine};
 use tokio::net::TcpListener;
 
 use crate::budget::{Budget, Held};
 use crate::connections::{Idle, Registry};
 use crate::durable::when_durable;
-use crate::fairness::{inflates_on_pool, placement, Placement, INLINE_READ_BYTES};
+use crate::fairness::{inflates_on_pool, placement, Placement, INLINE_BUDGET};
 use crate::graceful::{Live, Shutdown};
 use crate::headers::{text, RequestHeaders};
 use crate::limits::Limits;
+use crate::operation::Operation;
 use crate::response::{error_response, new_request_id, JSON_1_0};
 use crate::service::{Service, MAX_REQUEST_BYTES};
 use crate::ServerError;
@@ -342,21 +343,25 @@ async fn respond(
                 true => Placement::Pool,
                 false => placement(headers.target(), body.len(), service.engine().writes_may_block()),
             };
-            if place == Placement::InlineWithinBudget {
-                let attempt = within_read_budget(INLINE_READ_BYTES, || {
-                    service.handle_with_headers(&parts, &headers, &body)
-                });
-                if let Some(response) = attempt {
-                    crate::response::recycle_headers(parts.headers);
-                    return Ok(response.map(Full::new));
+            let handle = || defer_sync(|| service.handle_with_headers(&parts, &headers, &body));
+            let attempt = match place {
+                Placement::Inline => Some(handle()),
+                // Abandoned past its budget before it had any effect (see `fairness`).
+                Placement::InlineWithinBudget => within_budget(INLINE_BUDGET, handle),
+                Placement::Pool => None,
+            };
+            let Some((response, pending)) = attempt else {
+                if place == Placement::InlineWithinBudget {
+                    tracing::debug!(
+                        target: "monotable_server::fairness",
+                        operation = Operation::from_target(headers.target()).map_or("-", Operation::name),
+                        "request past its inline budget; run again on the blocking pool"
+                    );
                 }
-            }
-            if place != Placement::Inline {
                 // A request that may run long goes to the blocking pool, so that it never holds
                 // up the light requests of other connections (see `fairness`).
                 return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
-            }
-            let (response, pending) = defer_sync(|| service.handle_with_headers(&parts, &headers, &body));
+            };
             crate::response::recycle_headers(parts.headers);
             match pending {
                 None => response.map(Full::new),

@@ -15,7 +15,7 @@ use std::sync::Arc;
 pub(crate) use self::core::arn::arn_table_name;
 pub use self::core::bucket::{DirectoryStore, ObjectStore, ObjectStoreError};
 pub use self::core::in_flight::InFlightHook;
-pub use self::core::read_budget::{read_budget_exceeded, within_read_budget};
+pub use self::core::inline_budget::{budget_exceeded, within_budget, InlineBudget};
 use self::core::Inner;
 use self::ops::*;
 

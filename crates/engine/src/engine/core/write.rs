@@ -10,6 +10,7 @@ use monotable_expr::{Condition, UpdateAction, UpdatePlan};
 use monotable_types::{AttributeType, AttributeValue, Item};
 
 use crate::api::*;
+use crate::engine::core::inline_budget;
 use crate::engine::core::params::expr_err;
 use crate::engine::core::Inner;
 use crate::storage::WriteBatch;
@@ -74,6 +75,13 @@ impl Write {
             // Only a condition decodes the old item; a plain overwrite reads its index keys
             // and size from the packed bytes.
             let current: &Item = old.as_deref().unwrap_or_else(|| EMPTY.get_or_init(Item::new));
+            // Under an inline budget an expensive condition stops here, before anything is
+            // written: the caller runs the whole request again where it may take its time.
+            if !inline_budget::charge_evaluation(c, current) {
+                return Err(Refusal::Request(Error::internal(
+                    "the condition went past its evaluation budget",
+                )));
+            }
             if !c.eval(current) {
                 return Err(Refusal::Condition(if self_.return_old_on_failure {
                     old.as_deref().cloned()
