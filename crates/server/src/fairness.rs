@@ -24,14 +24,15 @@
 //! gzip body can inflate to 16 MiB, the limit at which inflating stops).
 //!
 //! A Query with a small body runs on the worker *optimistically*: under a budget of
-//! [`INLINE_READ_BYTES`] of items visited (`monotable_engine::within_read_budget`). Most
+//! [`INLINE_READ_BYTES`] of items visited (`monotable_engine::within_budget`). Most
 //! Queries (a partition's few items) finish well within it and are answered without leaving
 //! the worker; a Query that reaches the budget is abandoned at that point, its result thrown
 //! away, and run again from the start on the blocking pool. A Query has no effects, so the
 //! abandoned attempt leaves no trace, and pages are never shortened. The work it costs the
 //! worker is bounded like a single-item request's: at most the budget's worth of items read,
-//! filtered and projected (plus, on a data directory, skipping the deleted entries between
-//! them that compaction has not yet dropped).
+//! filtered and projected. On a data directory, deleted entries that compaction has not yet
+//! dropped count as well (64 bytes each, for the whole table, as fjall's range walk skips
+//! them unseen), so a Query over a partition of deleted items leaves the worker too.
 //!
 //! A conditional write (PutItem, UpdateItem, DeleteItem) runs on the worker under a budget of
 //! [`INLINE_EVALUATION`] operand elements, because its condition's cost is known only once the

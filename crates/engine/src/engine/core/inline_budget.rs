@@ -2,7 +2,8 @@
 //! only small work is allowed (the server's async workers, `fairness` in the server crate).
 //!
 //! [`within_budget`] runs a request under two limits: the bytes of items a Query page may
-//! visit, and the
+//! visit (each deleted entry the store may walk past counting as [`DELETED_ENTRY_BYTES`]),
+//! and the
 //! evaluation work its conditions and filters may do ([`evaluation_cost`], in operand
 //! elements). A request that would go past either stops before the work, and the scope
 //! reports that its result is to be thrown away; the caller then runs the same request again
@@ -27,6 +28,11 @@ pub struct InlineBudget {
     /// Operand elements the request's conditions and filters may touch ([`evaluation_cost`]).
     pub evaluation: u64,
 }
+
+/// What a deleted entry a store may walk past (`Keyspace::deleted_entries`) counts for against
+/// [`InlineBudget::read_bytes`]: skipping one costs about what visiting a small item does, so
+/// a 64 KiB budget allows a walk past 1,024 of them.
+pub(crate) const DELETED_ENTRY_BYTES: usize = 64;
 
 /// String and binary bytes that count as one operand element: comparing or searching 64
 /// bytes costs about what comparing two list elements does.

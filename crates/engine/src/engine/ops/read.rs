@@ -264,7 +264,16 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
     let mut error: Option<Error> = None;
     let order_pk = &t.order_key().pk.name;
     let fetch_base = needs_base_item(&page);
-    let budget = inline_budget::read_limit();
+    // Under a budget, the deleted entries the walk may pass count first, as bytes visited:
+    // the store cannot tell which of them lie in the range, so all of them count.
+    let budget = inline_budget::read_limit().map(|limit| {
+        let deleted = usize::try_from(t.keyspace().deleted_entries()).unwrap_or(usize::MAX);
+        limit.saturating_sub(deleted.saturating_mul(inline_budget::DELETED_ENTRY_BYTES))
+    });
+    if budget == Some(0) {
+        inline_budget::exceeded();
+        return Err(Error::internal("the read may walk past more deleted entries than its budget allows"));
+    }
     t.keyspace().scan(&page.range, &mut |_, stored| {
         // The stored handle (a pointer copy): decoded only if a filter or projection reads it.
         let mut item = SharedItem::from_packed(stored.clone());
