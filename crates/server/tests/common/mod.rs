@@ -111,6 +111,11 @@ impl RawConnection {
         RawConnection { stream, buffer: Vec::new() }
     }
 
+    /// Writes more of a request.
+    pub async fn write_all(&mut self, bytes: &[u8]) {
+        self.stream.write_all(bytes).await.expect("write");
+    }
+
     pub async fn send(&mut self, request: &[u8]) -> RawResponse {
         self.stream.write_all(request).await.expect("write request");
         self.read_response().await
