@@ -10,9 +10,14 @@
 //! without a budget, where long work is harmless. Results are never shortened: a request
 //! either completes exactly as it would without a budget, or its result is not used.
 //!
+//! A write under a budget also never waits for an item's stripe lock: a lock held by another
+//! write may be held for that write's long evaluation on the pool, so the attempt stops as if
+//! past its budget and runs again where waiting is harmless.
+//!
 //! Invariant: a request may only be stopped by its budget at a point where it has had no
 //! effect: a Query at any point (nothing it does is recorded anywhere), a conditional write
-//! before its condition is evaluated, so before its commit (`core::write`). An abandoned
+//! before it takes its stripe lock or before its condition is evaluated, so before its commit
+//! (`core::write`). An abandoned
 //! attempt therefore leaves no trace, and a write is never applied twice.
 
 use std::cell::Cell;
@@ -81,6 +86,13 @@ pub fn within_budget<R>(budget: InlineBudget, f: impl FnOnce() -> R) -> Option<R
 /// The bytes of items a page read on this thread must stay within, if any.
 pub(crate) fn read_limit() -> Option<usize> {
     SCOPE.get().map(|s| s.read_bytes)
+}
+
+/// Whether this thread runs a request under a budget: it may then not wait for anything
+/// another request holds (an item's stripe lock), since that request may be long work on the
+/// blocking pool.
+pub(crate) fn in_scope() -> bool {
+    SCOPE.get().is_some()
 }
 
 /// Records that the request went past its budget and stopped early.

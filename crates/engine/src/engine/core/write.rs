@@ -152,7 +152,17 @@ pub(in crate::engine) fn run_write(inner: &Inner, write: &Write) -> Result<(Chan
         .ok_or_else(|| Error::new(crate::ErrorKind::TransactionConflict, CONFLICT_MESSAGE))?;
     let _gate = table.gate.read();
     let schema = table.schema();
-    let _lock = inner.locks.lock(stripe);
+    // Under an inline budget (an async worker) the write does not wait for a stripe another
+    // write holds, perhaps for a long evaluation on the pool: it stops, before any effect,
+    // and is run again where it may wait.
+    let _lock = if inline_budget::in_scope() {
+        inner.locks.try_lock(stripe).ok_or_else(|| {
+            inline_budget::exceeded();
+            Error::internal("the item is locked by a write in progress")
+        })?
+    } else {
+        inner.locks.lock(stripe)
+    };
     let old = table.base.get(&write.key)?;
     let change = match Write::evaluate(write, &schema, old.map(SharedItem::from_packed)) {
         Ok(c) => c,
