@@ -7,6 +7,12 @@
 //! Some are valid requests (a large set, a wide item), some are refused by validation after
 //! the whole body has been read (unused placeholders); both count, since a server spends its
 //! time either way. Their own latencies are reported whatever the answer's status.
+//!
+//! The later shapes are the ways a client could still hurt the others once those were fixed:
+//! bodies held or trickled on many connections (`hostile`), a small gzip body that inflates
+//! to 16 MiB, a web page's cross-origin request, a condition that is cheap to send and dear to
+//! evaluate, and a Query over deleted items (which costs the most on a data directory). Beside
+//! every shape a probe opens a new connection every 100 ms (`hostile::new_connections`).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -15,14 +21,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use bytes::Bytes;
 use hdrhistogram::Histogram;
+use http::header::{HeaderName, HeaderValue};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::conn::{Conn, RequestSigner};
 use crate::endpoint::Endpoint;
+use crate::hostile::{self, Shape};
 use crate::report::Latency;
+use crate::sigv4::payload_hash;
 use crate::workload::{OpKind, PreparedOp};
+use crate::BenchError;
 
 /// A hostile request shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -40,17 +51,36 @@ pub enum Attack {
     Names100k,
     /// PutItem of an item with as many attributes as fit in 400 KB (45,000).
     WideItem,
+    /// 40 connections each sending all but one byte of a 16 MiB body and holding it.
+    HeldBodies,
+    /// 500 connections each trickling a 1 MiB body at one byte a second.
+    SlowBodies,
+    /// Ten connections sending a 17 KB gzip PutItem body that inflates past 16 MiB.
+    GzipBomb,
+    /// A Scan with `Origin: https://evil.example`, as a web page's script sends it.
+    CrossOrigin,
+    /// Twenty connections sending a DeleteItem whose condition calls `contains` 150 times on
+    /// a list of 40,000 numbers (put before the run), never true.
+    CostlyCondition,
+    /// A Query of a partition whose 20,000 items were deleted before the run.
+    Tombstones,
 }
 
 impl Attack {
     /// Every shape, in report order.
-    pub const ALL: [Attack; 6] = [
+    pub const ALL: [Attack; 12] = [
         Attack::StringSet40k,
         Attack::StringSet80k,
         Attack::UnusedValues80k,
         Attack::AttributesToGet80k,
         Attack::Names100k,
         Attack::WideItem,
+        Attack::HeldBodies,
+        Attack::SlowBodies,
+        Attack::GzipBomb,
+        Attack::CrossOrigin,
+        Attack::CostlyCondition,
+        Attack::Tombstones,
     ];
 
     /// The name used on the command line and in reports.
@@ -62,6 +92,68 @@ impl Attack {
             Attack::AttributesToGet80k => "attributes-to-get-80k",
             Attack::Names100k => "names-100k",
             Attack::WideItem => "wide-item",
+            Attack::HeldBodies => "held-bodies",
+            Attack::SlowBodies => "slow-bodies",
+            Attack::GzipBomb => "gzip-bomb",
+            Attack::CrossOrigin => "cross-origin",
+            Attack::CostlyCondition => "costly-condition",
+            Attack::Tombstones => "tombstones",
+        }
+    }
+
+    /// The transport attack this shape is, if it is one (it then sends no requests).
+    fn transport(self) -> Option<Shape> {
+        match self {
+            Attack::HeldBodies => Some(Shape::Held { connections: 40 }),
+            Attack::SlowBodies => {
+                Some(Shape::Slow { connections: 500, every: std::time::Duration::from_secs(1) })
+            }
+            _ => None,
+        }
+    }
+
+    /// How many connections send the request at once.
+    fn connections(self) -> usize {
+        match self {
+            Attack::GzipBomb => 10,
+            Attack::CostlyCondition => 20,
+            _ => 1,
+        }
+    }
+
+    /// A header the request carries beside the signed ones.
+    fn extra_header(self) -> Option<(HeaderName, HeaderValue)> {
+        match self {
+            Attack::GzipBomb => Some((http::header::CONTENT_ENCODING, HeaderValue::from_static("gzip"))),
+            Attack::CrossOrigin => {
+                Some((http::header::ORIGIN, HeaderValue::from_static("https://evil.example")))
+            }
+            _ => None,
+        }
+    }
+
+    /// Requests sent once, before the measured phase, to make what the shape needs.
+    pub(crate) fn setup(self, table: &str) -> Vec<PreparedOp> {
+        match self {
+            Attack::CostlyCondition => {
+                let list: Vec<Value> = (0..COSTLY_LIST).map(|i| json!({"N": i.to_string()})).collect();
+                let item = json!({"pk": {"S": "attack"}, "sk": {"S": "costly"}, "l": {"L": list}});
+                vec![PreparedOp::new(OpKind::Put, &json!({"TableName": table, "Item": item}))]
+            }
+            Attack::Tombstones => {
+                let batch = |requests: Vec<Value>| {
+                    PreparedOp::new(OpKind::BatchWrite, &json!({"RequestItems": {table: requests}}))
+                };
+                let key = |i: usize| json!({"pk": {"S": "tombstones"}, "sk": {"S": format!("{i:06}")}});
+                let chunks = (0..TOMBSTONES).step_by(25).map(|start| start..(start + 25).min(TOMBSTONES));
+                let puts = chunks
+                    .clone()
+                    .map(|c| batch(c.map(|i| json!({"PutRequest": {"Item": key(i)}})).collect()));
+                let deletes =
+                    chunks.map(|c| batch(c.map(|i| json!({"DeleteRequest": {"Key": key(i)}})).collect()));
+                puts.chain(deletes).collect()
+            }
+            _ => Vec::new(),
         }
     }
 
@@ -102,9 +194,44 @@ impl Attack {
                 item.insert("sk".into(), json!({"S": "wide"}));
                 PreparedOp::new(OpKind::Put, &json!({"TableName": table, "Item": item}))
             }
+            Attack::GzipBomb => {
+                use std::io::Write;
+                let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                let head = format!(
+                    r#"{{"TableName":"{table}","Item":{{"pk":{{"S":"attack"}},"sk":{{"S":"bomb"}},"s":{{"S":""#
+                );
+                // Writes to a Vec cannot fail.
+                let _ = encoder.write_all(head.as_bytes());
+                let _ = encoder.write_all(&vec![b'x'; 17 << 20]);
+                let body = Bytes::from(encoder.finish().unwrap_or_default());
+                let body_hash = payload_hash(&body);
+                PreparedOp { kind: OpKind::Put, body, body_hash }
+            }
+            Attack::CrossOrigin => PreparedOp::new(OpKind::Scan, &json!({"TableName": table, "Limit": 1})),
+            Attack::CostlyCondition => {
+                let condition = vec!["contains(l, :v)"; 150].join(" OR ");
+                PreparedOp::new(
+                    OpKind::Delete,
+                    &json!({"TableName": table, "Key": {"pk": {"S": "attack"}, "sk": {"S": "costly"}},
+                            "ConditionExpression": condition, "ExpressionAttributeValues": {":v": {"N": "-1"}}}),
+                )
+            }
+            Attack::Tombstones => PreparedOp::new(
+                OpKind::Query,
+                &json!({"TableName": table, "KeyConditionExpression": "pk = :p",
+                        "ExpressionAttributeValues": {":p": {"S": "tombstones"}}}),
+            ),
+            // Transport shapes send no request; this one is never sent.
+            Attack::HeldBodies | Attack::SlowBodies => PreparedOp::new(OpKind::ListTables, &json!({})),
         }
     }
 }
+
+/// The list `costly-condition` searches: 40,000 numbers, as in the recorded stall.
+const COSTLY_LIST: usize = 40_000;
+
+/// The deleted items `tombstones` Queries over.
+const TOMBSTONES: usize = 20_000;
 
 impl fmt::Display for Attack {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -137,28 +264,138 @@ pub struct AttackReport {
     pub transport_errors: u64,
     /// Latency of every answered request, whatever its status.
     pub latency_us: Latency,
+    /// New connections opened beside the attack, one every 100 ms, each answering `GET /`.
+    pub new_connections: NewConnections,
 }
 
-/// Sends `attack` in a loop on its own connection until `done` is set.
+/// What a client opening a new connection during the attack waited for.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct NewConnections {
+    pub answered: u64,
+    /// Connections refused, closed or not answered within 10 s.
+    pub failed: u64,
+    /// From connect to the status line of `GET /`.
+    pub latency_us: Latency,
+}
+
+/// Sends `attack`'s setup requests (before the measured phase); fails on any answer but 200.
+pub(crate) async fn prepare(
+    attack: Attack,
+    endpoint: &Endpoint,
+    signer: &mut RequestSigner,
+    table: &str,
+) -> Result<(), BenchError> {
+    let ops = attack.setup(table);
+    if ops.is_empty() {
+        return Ok(());
+    }
+    let mut conn = Conn::connect(endpoint.addr).await?;
+    for op in ops {
+        let response = conn.send(signer.request(op.kind.target(), &op.body, &op.body_hash)?).await?;
+        if response.status != 200 {
+            return Err(BenchError::SetupRequest {
+                operation: op.kind.target(),
+                status: response.status,
+                body: String::from_utf8_lossy(&response.body).into_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Runs `attack` until `done` is set, with the probe of new connections beside it.
 pub(crate) async fn attack_loop(
     attack: Attack,
     endpoint: Endpoint,
-    mut signer: RequestSigner,
+    signer: RequestSigner,
     table: String,
     done: Arc<AtomicBool>,
 ) -> AttackReport {
-    let op = attack.request(&table);
-    #[allow(clippy::expect_used)] // constant bounds that satisfy hdrhistogram's rules
-    let mut histogram =
-        Histogram::<u64>::new_with_bounds(1, 60_000_000_000, 3).expect("constant histogram bounds are valid");
-    let mut report = AttackReport {
-        shape: attack.name().into(),
-        body_bytes: op.body.len(),
-        requests: 0,
-        statuses: BTreeMap::new(),
-        transport_errors: 0,
-        latency_us: Latency::default(),
+    let probe = tokio::spawn(hostile::new_connections(
+        endpoint.addr,
+        std::time::Duration::from_millis(100),
+        done.clone(),
+    ));
+    let mut report = match attack.transport() {
+        Some(shape) => {
+            let rounds = hostile::run(shape, endpoint.addr, done).await;
+            AttackReport {
+                shape: attack.name().into(),
+                body_bytes: hostile::declared_bytes(shape),
+                requests: rounds.opened,
+                statuses: BTreeMap::new(),
+                transport_errors: rounds.closed_by_server,
+                latency_us: Latency::default(),
+                new_connections: NewConnections::default(),
+            }
+        }
+        None => {
+            let op = Arc::new(attack.request(&table));
+            let loops: Vec<_> = (0..attack.connections())
+                .map(|_| {
+                    tokio::spawn(request_loop(
+                        attack,
+                        op.clone(),
+                        endpoint.clone(),
+                        signer.sharing(),
+                        done.clone(),
+                    ))
+                })
+                .collect();
+            let mut histogram = histogram();
+            let mut report = AttackReport {
+                shape: attack.name().into(),
+                body_bytes: op.body.len(),
+                requests: 0,
+                statuses: BTreeMap::new(),
+                transport_errors: 0,
+                latency_us: Latency::default(),
+                new_connections: NewConnections::default(),
+            };
+            for task in loops {
+                let Ok((h, part)) = task.await else { continue };
+                // Both histograms share bounds, so adding cannot overflow them.
+                let _ = histogram.add(&h);
+                report.requests += part.requests;
+                report.transport_errors += part.transport_errors;
+                for (status, n) in part.statuses {
+                    *report.statuses.entry(status).or_insert(0) += n;
+                }
+            }
+            report.latency_us = Latency::from_nanos(&histogram);
+            report
+        }
     };
+    if let Ok((h, failed)) = probe.await {
+        report.new_connections =
+            NewConnections { answered: h.len(), failed, latency_us: Latency::from_nanos(&h) };
+    }
+    report
+}
+
+fn histogram() -> Histogram<u64> {
+    #[allow(clippy::expect_used)] // constant bounds that satisfy hdrhistogram's rules
+    Histogram::<u64>::new_with_bounds(1, 60_000_000_000, 3).expect("constant histogram bounds are valid")
+}
+
+/// What one connection of a request shape did.
+#[derive(Default)]
+struct Part {
+    requests: u64,
+    statuses: BTreeMap<u16, u64>,
+    transport_errors: u64,
+}
+
+/// Sends `op` in a loop on its own connection until `done` is set.
+async fn request_loop(
+    attack: Attack,
+    op: Arc<PreparedOp>,
+    endpoint: Endpoint,
+    mut signer: RequestSigner,
+    done: Arc<AtomicBool>,
+) -> (Histogram<u64>, Part) {
+    let mut histogram = histogram();
+    let mut part = Part::default();
     let mut conn: Option<Conn> = None;
     while !done.load(Ordering::Relaxed) {
         let c = match conn.as_mut() {
@@ -166,7 +403,7 @@ pub(crate) async fn attack_loop(
             None => match Conn::connect(endpoint.addr).await {
                 Ok(c) => conn.insert(c),
                 Err(_) => {
-                    report.transport_errors += 1;
+                    part.transport_errors += 1;
                     tokio::time::sleep(std::time::Duration::from_millis(10)).await;
                     continue;
                 }
@@ -174,23 +411,27 @@ pub(crate) async fn attack_loop(
         };
         let started = Instant::now();
         let result = match signer.request(op.kind.target(), &op.body, &op.body_hash) {
-            Ok(request) => c.send(request).await,
+            Ok(mut request) => {
+                if let Some((name, value)) = attack.extra_header() {
+                    request.headers_mut().insert(name, value);
+                }
+                c.send(request).await
+            }
             Err(e) => Err(e),
         };
         match result {
             Ok(response) => {
                 histogram.saturating_record(started.elapsed().as_nanos().min(u64::MAX as u128) as u64);
-                report.requests += 1;
-                *report.statuses.entry(response.status).or_insert(0) += 1;
+                part.requests += 1;
+                *part.statuses.entry(response.status).or_insert(0) += 1;
             }
             Err(_) => {
-                report.transport_errors += 1;
+                part.transport_errors += 1;
                 conn = None;
             }
         }
     }
-    report.latency_us = Latency::from_nanos(&histogram);
-    report
+    (histogram, part)
 }
 
 #[cfg(test)]
@@ -216,6 +457,21 @@ mod tests {
         assert!(size(Attack::Names100k) > 1_500_000);
         // Everything stays below the server's 16 MiB request limit.
         assert!(Attack::ALL.iter().all(|&a| size(a) < 16 * 1024 * 1024));
+        // The issue's recorded shapes: a bomb of about 16 KB; a condition far below 4 KB.
+        assert!((10_000..40_000).contains(&size(Attack::GzipBomb)), "{}", size(Attack::GzipBomb));
+        assert!(size(Attack::CostlyCondition) < 4096);
+    }
+
+    #[test]
+    fn the_gzip_bomb_inflates_past_16_mib_and_the_setups_make_what_their_shapes_read() {
+        use std::io::Read;
+        let op = Attack::GzipBomb.request("t");
+        let mut inflated = Vec::new();
+        flate2::read::GzDecoder::new(&op.body[..]).read_to_end(&mut inflated).unwrap();
+        assert!(inflated.len() > 16 << 20 && inflated.starts_with(br#"{"TableName":"t""#));
+        assert_eq!(Attack::Tombstones.setup("t").len(), 2 * TOMBSTONES / 25);
+        assert_eq!(Attack::CostlyCondition.setup("t").len(), 1);
+        assert!(Attack::WideItem.setup("t").is_empty());
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod ceiling;
 mod conn;
 mod endpoint;
 mod error;
+mod hostile;
 mod report;
 mod rng;
 mod run;
@@ -28,7 +29,7 @@ mod sigv4;
 mod startup;
 mod workload;
 
-pub use attack::{Attack, AttackReport};
+pub use attack::{Attack, AttackReport, NewConnections};
 pub use ceiling::{run_ceiling, serve_ceiling, Coalesce};
 pub use conn::SigningConfig;
 pub use endpoint::Endpoint;

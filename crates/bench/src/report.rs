@@ -178,6 +178,16 @@ impl Report {
                 fmt_us(a.latency_us.p99),
                 fmt_us(a.latency_us.max)
             );
+            let n = &a.new_connections;
+            let _ = writeln!(
+                out,
+                "new connections beside the attack: {} answered, {} failed; µs p50 {} p99 {} max {}",
+                n.answered,
+                n.failed,
+                fmt_us(n.latency_us.p50),
+                fmt_us(n.latency_us.p99),
+                fmt_us(n.latency_us.max)
+            );
         }
         if let Some(m) = &self.server_memory {
             let kib = |v: Option<u64>| v.map_or("?".to_string(), |k| format!("{:.1} MiB", k as f64 / 1024.0));
@@ -232,6 +242,7 @@ mod tests {
                 statuses: BTreeMap::from([(200, 12)]),
                 transport_errors: 0,
                 latency_us: Latency::default(),
+                new_connections: crate::attack::NewConnections::default(),
             }),
         }
     }

@@ -283,6 +283,9 @@ async fn run_async(config: &BenchConfig, endpoint: Endpoint) -> Result<Report, B
     if !config.warmup.is_zero() {
         conns = phase(conns, &endpoint, &ops, Stop::Duration(config.warmup)).await?.0;
     }
+    if let Some(attack) = config.attack {
+        crate::attack::prepare(attack, &endpoint, &mut first_signer.sharing(), &config.model.table).await?;
+    }
     let attacker = config.attack.map(|attack| {
         let done = Arc::new(AtomicBool::new(false));
         let task = tokio::spawn(attack_loop(

@@ -96,6 +96,9 @@ pub(crate) enum OpKind {
     Transact,
     /// Only sent by `--attack` shapes.
     Scan,
+    Delete,
+    BatchWrite,
+    ListTables,
 }
 
 impl OpKind {
@@ -108,6 +111,9 @@ impl OpKind {
             OpKind::Query => "DynamoDB_20120810.Query",
             OpKind::Transact => "DynamoDB_20120810.TransactWriteItems",
             OpKind::Scan => "DynamoDB_20120810.Scan",
+            OpKind::Delete => "DynamoDB_20120810.DeleteItem",
+            OpKind::BatchWrite => "DynamoDB_20120810.BatchWriteItem",
+            OpKind::ListTables => "DynamoDB_20120810.ListTables",
         }
     }
 

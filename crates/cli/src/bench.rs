@@ -31,9 +31,12 @@ struct BenchOptions {
     /// What the measured requests do: put, get, update, query, mixed or transact.
     #[arg(long, short, default_value = "get", value_parser = str::parse::<Workload>)]
     workload: Workload,
-    /// Also send this hostile request in a loop on one extra connection during the measured
-    /// phase: string-set-40k, string-set-80k, unused-values-80k, attributes-to-get-80k,
-    /// names-100k or wide-item. The report adds the attack's own latencies.
+    /// Also attack the endpoint during the measured phase: a hostile request in a loop
+    /// (string-set-40k, string-set-80k, unused-values-80k, attributes-to-get-80k,
+    /// names-100k, wide-item, gzip-bomb, cross-origin, costly-condition, tombstones: the last
+    /// two first put what they read), or hostile connections (held-bodies: 40 bodies of
+    /// 16 MiB held; slow-bodies: 500 bodies trickled). The report adds the attack's own
+    /// latencies and those of new connections opened beside it every 100 ms.
     #[arg(long, value_parser = str::parse::<Attack>)]
     attack: Option<Attack>,
     /// Items loaded before the measured phase.

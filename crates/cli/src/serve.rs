@@ -94,6 +94,17 @@ pub struct ServeArgs {
     /// Default: an eighth of physical memory, at least 64 MiB and at most 1 GiB.
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
     max_buffered_bytes: Option<u64>,
+    /// The most connections open at once. A new connection past it closes the longest-open
+    /// idle connection, else the one whose request body arrives slowest, else is closed.
+    /// Default: the soft descriptor limit (raised to the hard one at start) less a quarter of
+    /// it, at most 1,024 kept back for the data directory and the blocking pool.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections: Option<u64>,
+    /// The slowest a request body may arrive, in bytes per second, once its 10 s grace is
+    /// spent; a body that falls behind (or pauses longer than the grace) is closed unanswered.
+    /// Default: 65536 (64 KiB/s: a 16 MiB body may take 4 min 26 s).
+    #[arg(long, value_name = "BYTES_PER_SECOND", value_parser = clap::value_parser!(u64).range(1..))]
+    min_body_rate: Option<u64>,
     /// One database for every request, whatever region and account it is signed for (the
     /// tables of --region), as DynamoDB Local's -sharedDb. Without it each region of each
     /// account has tables of its own, as in DynamoDB.
@@ -128,6 +139,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let mut limits = Limits::default();
     if let Some(bytes) = args.max_buffered_bytes {
         limits = limits.with_max_buffered_bytes(usize::try_from(bytes).unwrap_or(usize::MAX));
+    }
+    if let Some(connections) = args.max_connections {
+        limits = limits.with_max_connections(usize::try_from(connections).unwrap_or(usize::MAX));
+    }
+    if let Some(rate) = args.min_body_rate {
+        limits = limits.with_min_body_rate(rate);
     }
     tracing::debug!(?descriptors, ?limits, "transport limits");
     let auth = match args.auth {

@@ -103,6 +103,35 @@ fn serve_runs_with_an_explicit_worker_count_and_refuses_zero() {
     assert!(stderr.contains("--workers"), "{stderr}");
 }
 
+/// `--max-connections 1`: a second connection closes the first, idle one (the server crate's
+/// tests/hostile_clients.rs pins the cap itself); `--min-body-rate` takes a rate and refuses
+/// zero.
+#[test]
+fn serve_takes_a_connection_cap_and_a_minimum_body_rate() {
+    let served = start(&["--max-connections", "1", "--min-body-rate", "1024"]);
+    let addr = served.endpoint.trim_start_matches("http://").to_string();
+    let mut first = TcpStream::connect(&addr).expect("connect");
+    first.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    first.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
+    let mut head = [0u8; 12];
+    first.read_exact(&mut head).expect("the first connection is answered");
+    assert_eq!(&head, b"HTTP/1.1 200");
+    assert!(get_root(&served.endpoint).starts_with("HTTP/1.1 200"), "the second is served");
+    // What is left of the first response, then the end of the stream (not the read
+    // timeout): the idle first connection was closed.
+    assert!(first.read_to_end(&mut Vec::new()).is_ok(), "the idle first connection was closed");
+    signal_and_wait(served, "-TERM");
+    for flag in ["--max-connections", "--min-body-rate"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_monotable"))
+            .args(["serve", "--port", "0", flag, "0"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("monotable runs");
+        assert!(!output.status.success(), "{flag} 0");
+        assert!(String::from_utf8_lossy(&output.stderr).contains(flag), "{flag}");
+    }
+}
+
 #[test]
 fn verify_mode_without_credentials_is_refused() {
     let output = Command::new(env!("CARGO_BIN_EXE_monotable"))

@@ -32,7 +32,7 @@ mod validate;
 
 pub use api::*;
 pub use engine::{
-    read_budget_exceeded, within_read_budget, DirectoryStore, Engine, InFlightHook, ObjectStore,
+    budget_exceeded, within_budget, DirectoryStore, Engine, InFlightHook, InlineBudget, ObjectStore,
     ObjectStoreError,
 };
 pub use error::{Error, ErrorKind};

@@ -24,14 +24,27 @@
 //! gzip body can inflate to 16 MiB, the limit at which inflating stops).
 //!
 //! A Query with a small body runs on the worker *optimistically*: under a budget of
-//! [`INLINE_READ_BYTES`] of items visited (`monotable_engine::within_read_budget`). Most
+//! [`INLINE_READ_BYTES`] of items visited (`monotable_engine::within_budget`). Most
 //! Queries (a partition's few items) finish well within it and are answered without leaving
 //! the worker; a Query that reaches the budget is abandoned at that point, its result thrown
 //! away, and run again from the start on the blocking pool. A Query has no effects, so the
 //! abandoned attempt leaves no trace, and pages are never shortened. The work it costs the
 //! worker is bounded like a single-item request's: at most the budget's worth of items read,
-//! filtered and projected (plus, on a data directory, skipping the deleted entries between
-//! them that compaction has not yet dropped).
+//! filtered and projected. On a data directory, deleted entries that compaction has not yet
+//! dropped count as well (64 bytes each, for the whole table, as fjall's range walk skips
+//! them unseen), so a Query over a partition of deleted items leaves the worker too.
+//!
+//! A conditional write (PutItem, UpdateItem, DeleteItem) runs on the worker under a budget of
+//! [`INLINE_EVALUATION`] operand elements, because its condition's cost is known only once the
+//! stored item is read: `contains` on a list of 40,000 elements, 190 times over, is small on
+//! the wire and tens of milliseconds of work. The engine weighs the condition against the item
+//! it read (every term, and every value a path names there, by its elements: see
+//! `monotable_engine::InlineBudget`) before evaluating it, so a write past the budget stops
+//! before its condition is evaluated and before anything is written, and is run again from the
+//! start on the blocking pool. A write is therefore never applied twice. A Query's filter is
+//! weighed the same way, item by item, against the same budget.
+
+use monotable_engine::InlineBudget;
 
 use crate::operation::Operation;
 
@@ -43,6 +56,16 @@ pub(crate) const INLINE_BODY_LIMIT: usize = 16 * 1024;
 /// The bytes of items (DynamoDB's item size) a Query may visit on an async worker before it is
 /// moved to the blocking pool: a fraction of one 400 KB item, about 250 items of 256 bytes.
 pub(crate) const INLINE_READ_BYTES: usize = 64 * 1024;
+
+/// The operand elements (list, map and set elements, 64-byte runs of strings and binaries)
+/// the conditions and filters of a request on an async worker may touch: a few tenths of a
+/// millisecond of comparisons, about what decoding the 400 KB item a single-item request may
+/// carry costs. One `contains` over a list of 40,000 elements is past it.
+pub(crate) const INLINE_EVALUATION: u64 = 64 * 1024;
+
+/// The budget of a request placed [`Placement::InlineWithinBudget`].
+pub(crate) const INLINE_BUDGET: InlineBudget =
+    InlineBudget { read_bytes: INLINE_READ_BYTES, evaluation: INLINE_EVALUATION };
 
 /// The largest compressed body inflated on an async worker: at most about 512 KiB of output
 /// (deflate's ratio is at most about 1,032 to 1), a fraction of a millisecond.
@@ -60,7 +83,7 @@ pub(crate) fn inflates_on_pool(content_encoding: Option<&http::HeaderValue>, bod
 pub(crate) enum Placement {
     /// On the async worker that read it.
     Inline,
-    /// On the worker under [`INLINE_READ_BYTES`], and again on the blocking pool if it gets there.
+    /// On the worker under [`INLINE_BUDGET`], and again on the blocking pool if it gets there.
     InlineWithinBudget,
     /// On the blocking pool.
     Pool,
@@ -77,7 +100,7 @@ pub(crate) fn placement(target: Option<&str>, body_len: usize, writes_block: boo
         Ok(Operation::GetItem | Operation::DescribeTable | Operation::ListTables) => Placement::Inline,
         Ok(Operation::Query) => Placement::InlineWithinBudget,
         Ok(Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem) if !writes_block => {
-            Placement::Inline
+            Placement::InlineWithinBudget
         }
         Ok(_) => Placement::Pool,
         Err(_) => Placement::Inline,
@@ -104,7 +127,7 @@ mod tests {
             }
             assert_eq!(placement(Some("Nope"), 10, writes_block), Placement::Inline);
         }
-        assert_eq!(placement(Some(&t("PutItem")), INLINE_BODY_LIMIT, false), Placement::Inline);
+        assert_eq!(placement(Some(&t("PutItem")), INLINE_BODY_LIMIT, false), Placement::InlineWithinBudget);
         assert_eq!(placement(Some(&t("PutItem")), INLINE_BODY_LIMIT + 1, false), Placement::Pool);
     }
 
@@ -130,9 +153,9 @@ mod tests {
     }
 
     #[test]
-    fn writes_that_may_block_run_on_the_blocking_pool_and_reads_stay_inline() {
+    fn writes_run_inline_within_a_budget_unless_they_may_block_and_reads_stay_inline() {
         for write in ["PutItem", "UpdateItem", "DeleteItem"] {
-            assert_eq!(placement(Some(&t(write)), 300, false), Placement::Inline, "{write}");
+            assert_eq!(placement(Some(&t(write)), 300, false), Placement::InlineWithinBudget, "{write}");
             assert_eq!(placement(Some(&t(write)), 300, true), Placement::Pool, "{write}");
         }
         assert_eq!(placement(Some(&t("GetItem")), 300, true), Placement::Inline);

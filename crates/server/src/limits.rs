@@ -23,8 +23,9 @@
 //!   directory's files, the blocking pool and the listener; 1,024 where it cannot be read.
 //!   `monotable serve` first raises the soft limit to the hard one
 //!   ([`raise_descriptor_limit`]). A new connection past the cap closes the longest-open
-//!   connection that has no request in flight; when every connection has one, the new
-//!   connection is closed at once.
+//!   connection that has no request in flight, or else the one whose request body is arriving
+//!   slowest; when every connection has a request in flight and none is waiting for its body,
+//!   the new connection is closed at once.
 
 use std::time::Duration;
 

@@ -157,8 +157,8 @@ impl Service {
             encoding::compress(&mut response, coding);
         }
         cors::allow_origin(headers, &mut response);
-        if monotable_engine::read_budget_exceeded() {
-            // An optimistic attempt that went past its read budget: the transport discards this
+        if monotable_engine::budget_exceeded() {
+            // An optimistic attempt that went past its budget: the transport discards this
             // response and runs the request again, which is logged then.
             return response;
         }

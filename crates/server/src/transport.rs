@@ -25,16 +25,17 @@ use hyper::body::{Body as _, Incoming};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use monotable_engine::{defer_sync, within_read_budget, Engine};
+use monotable_engine::{defer_sync, within_budget, Engine};
 use tokio::net::TcpListener;
 
 use crate::budget::{Budget, Held};
 use crate::connections::{Idle, Registry};
 use crate::durable::when_durable;
-use crate::fairness::{inflates_on_pool, placement, Placement, INLINE_READ_BYTES};
+use crate::fairness::{inflates_on_pool, placement, Placement, INLINE_BUDGET};
 use crate::graceful::{Live, Shutdown};
 use crate::headers::{text, RequestHeaders};
 use crate::limits::Limits;
+use crate::operation::Operation;
 use crate::response::{error_response, new_request_id, JSON_1_0};
 use crate::service::{Service, MAX_REQUEST_BYTES};
 use crate::ServerError;
@@ -170,9 +171,9 @@ pub async fn serve_with(
                                     Some(mount) if mount.matches(request.uri().path()) => {
                                         let mut request = request;
                                         request.extensions_mut().insert(conn.peer);
-                                        respond_mounted(mount, &conn.shared, request).await
+                                        respond_mounted(mount, &conn.shared, &conn.progress, request).await
                                     }
-                                    _ => respond(&conn.service, &conn.shared, request).await,
+                                    _ => respond(&conn.service, &conn.shared, &conn.progress, request).await,
                                 };
                                 // A body too slow to keep: hyper closes the connection unanswered.
                                 let response = response?;
@@ -226,6 +227,13 @@ impl Idle for Connection {
     fn is_idle(&self) -> bool {
         self.progress.started.load(Ordering::Relaxed) == self.progress.finished.load(Ordering::Relaxed)
     }
+
+    fn body_rate(&self, now: Instant) -> Option<f64> {
+        let (since, received) = (*self.progress.waiting_body.lock())?;
+        // One byte more, and at least a millisecond, so that a body just begun is not slower
+        // than one that has trickled for seconds.
+        Some((received + 1) as f64 / now.saturating_duration_since(since).as_secs_f64().max(0.001))
+    }
 }
 
 /// What every connection of one server shares.
@@ -274,6 +282,9 @@ async fn coalesce(live: &Live) {
 struct Progress {
     started: AtomicU64,
     finished: AtomicU64,
+    /// While a request body is being waited for (a frame was not ready): when the body began
+    /// to be waited for, and the bytes received. Written only on that slow path.
+    waiting_body: parking_lot::Mutex<Option<(Instant, usize)>>,
 }
 
 impl Progress {
@@ -325,6 +336,7 @@ async fn watch_idle<T>(
 async fn respond(
     service: &Service,
     shared: &Shared,
+    progress: &Progress,
     request: http::Request<Incoming>,
 ) -> Result<http::Response<Full<Bytes>>, TooSlow> {
     let (parts, body) = request.into_parts();
@@ -336,27 +348,31 @@ async fn respond(
         return Ok(refuse_head(&parts, body, expects_continue).await);
     }
     let mut held = shared.budget.hold();
-    Ok(match read_body(body, declared, expects_continue, &mut held, &shared.limits).await {
+    Ok(match read_body(body, declared, expects_continue, &mut held, &shared.limits, progress).await {
         Ok(body) => {
             let place = match inflates_on_pool(headers.content_encoding, body.len()) {
                 true => Placement::Pool,
                 false => placement(headers.target(), body.len(), service.engine().writes_may_block()),
             };
-            if place == Placement::InlineWithinBudget {
-                let attempt = within_read_budget(INLINE_READ_BYTES, || {
-                    service.handle_with_headers(&parts, &headers, &body)
-                });
-                if let Some(response) = attempt {
-                    crate::response::recycle_headers(parts.headers);
-                    return Ok(response.map(Full::new));
+            let handle = || defer_sync(|| service.handle_with_headers(&parts, &headers, &body));
+            let attempt = match place {
+                Placement::Inline => Some(handle()),
+                // Abandoned past its budget before it had any effect (see `fairness`).
+                Placement::InlineWithinBudget => within_budget(INLINE_BUDGET, handle),
+                Placement::Pool => None,
+            };
+            let Some((response, pending)) = attempt else {
+                if place == Placement::InlineWithinBudget {
+                    tracing::debug!(
+                        target: "monotable_server::fairness",
+                        operation = Operation::from_target(headers.target()).map_or("-", Operation::name),
+                        "request past its inline budget; run again on the blocking pool"
+                    );
                 }
-            }
-            if place != Placement::Inline {
                 // A request that may run long goes to the blocking pool, so that it never holds
                 // up the light requests of other connections (see `fairness`).
                 return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
-            }
-            let (response, pending) = defer_sync(|| service.handle_with_headers(&parts, &headers, &body));
+            };
             crate::response::recycle_headers(parts.headers);
             match pending {
                 None => response.map(Full::new),
@@ -456,12 +472,13 @@ async fn on_pool(service: Service, parts: http::request::Parts, body: Bytes) -> 
 async fn respond_mounted(
     mount: &Mount,
     shared: &Shared,
+    progress: &Progress,
     request: http::Request<Incoming>,
 ) -> Result<http::Response<Full<Bytes>>, TooSlow> {
     let (parts, body) = request.into_parts();
     let declared = declared_length(parts.headers.get(http::header::CONTENT_LENGTH));
     let mut held = shared.budget.hold();
-    match read_body(body, declared, false, &mut held, &shared.limits).await {
+    match read_body(body, declared, false, &mut held, &shared.limits, progress).await {
         Ok(body) => Ok((mount.handler)(parts, body).await.map(Full::new)),
         Err(BodyError::TooSlow) => Err(TooSlow),
         Err(BodyError::Refused(error)) => {
@@ -485,14 +502,24 @@ fn declared_length(content_length: Option<&http::HeaderValue>) -> Option<usize> 
 /// time is refused with `ThrottlingException`. A lone first frame is a view into hyper's read
 /// buffer, which is the connection's own and bounded by hyper, so only a body of two frames or
 /// more, which gets a buffer of its own, takes room. A body that falls behind `limits`'s
-/// minimum rate, or leaves a gap longer than its grace between frames, is `TooSlow`.
+/// minimum rate, or leaves a gap longer than its grace between frames, is `TooSlow`. While a
+/// frame is waited for, `progress` shows the body's rate to the connection cap, which closes
+/// the slowest such body when every connection is busy (`connections`).
 async fn read_body(
     mut body: Incoming,
     declared: Option<usize>,
     expects_continue: bool,
     held: &mut Held<'_>,
     limits: &Limits,
+    progress: &Progress,
 ) -> Result<Bytes, BodyError> {
+    /// Clears the connection's waiting body however the read ends.
+    struct Waited<'a>(&'a Progress);
+    impl Drop for Waited<'_> {
+        fn drop(&mut self) {
+            *self.0.waiting_body.lock() = None;
+        }
+    }
     if let Some(declared) = declared.filter(|&n| n > MAX_REQUEST_BYTES) {
         if declared <= DRAIN_BYTES && !expects_continue {
             let _ = tokio::time::timeout(DRAIN_TIME, drain(body, 0)).await;
@@ -502,12 +529,15 @@ async fn read_body(
     let mut collected = Collector::new(declared);
     // When the body was first waited for: no clock is read while frames are ready.
     let mut started: Option<Instant> = None;
+    let mut waited: Option<Waited<'_>> = None;
     loop {
         let frame = match frame_now(&mut body).await {
             Poll::Ready(frame) => frame,
             Poll::Pending => {
                 let now = Instant::now();
                 let start = *started.get_or_insert(now);
+                *progress.waiting_body.lock() = Some((start, collected.len()));
+                waited.get_or_insert_with(|| Waited(progress));
                 let by_rate = start + held.waited() + limits.body_allowance(collected.len());
                 let deadline = by_rate.min(now + limits.body_grace());
                 match tokio::time::timeout_at(deadline.into(), body.frame()).await {

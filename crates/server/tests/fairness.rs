@@ -3,7 +3,10 @@
 
 mod common;
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
 
 use common::{post, RawConnection, TestServer};
 use monotable_engine::Engine;
@@ -184,4 +187,132 @@ async fn a_query_past_the_inline_budget_is_answered_whole_and_stalls_no_get() {
         }
     }
     panic!("a GetItem waited 50 ms or more in every run while big Queries ran: {}", seen.join(", "));
+}
+
+/// A condition of `terms` calls of `contains` on the list `l`, joined by `joiner`.
+fn contains_many(terms: usize, value: &str, joiner: &str) -> String {
+    vec![format!("contains(l, {value})"); terms].join(joiner)
+}
+
+/// A conditional write runs on the worker only while its condition, weighed against the item
+/// it read, stays within the inline evaluation budget. A DeleteItem whose condition calls
+/// `contains` 150 times on a 40,000-element list (the hostile shape, within DynamoDB's 300
+/// operators and functions: tens of milliseconds of CPU on the worker before this budget) is
+/// abandoned before its condition is evaluated and run again on
+/// the blocking pool, where it answers as it would have: a false condition fails, a true one
+/// deletes the item once and returns it. A cheap condition stays on the worker.
+#[tokio::test]
+async fn a_costly_condition_leaves_the_worker_before_it_is_evaluated_and_answers_the_same() {
+    use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+
+    let (log, _guard) = common::capture("monotable_server::fairness");
+    let server = TestServer::start(Service::new(Engine::new())).await;
+    let client = common::sdk_client(&server.endpoint(), "AKID", "secret");
+    common::hash_table(&client, "costly").send().await.unwrap();
+    let list_of = |n: usize| (0..n).map(|i| AttributeValue::N(i.to_string())).collect::<Vec<_>>();
+    let list = list_of(40_000);
+    for pk in ["big", "small"] {
+        client
+            .put_item()
+            .table_name("costly")
+            .item("pk", AttributeValue::S(pk.into()))
+            .item("l", AttributeValue::L(list_of(if pk == "big" { 40_000 } else { 10 })))
+            .send()
+            .await
+            .unwrap();
+    }
+    let moved =
+        || log.text().lines().filter(|l| l.contains("DeleteItem") && l.contains("blocking pool")).count();
+    assert_eq!(moved(), 0);
+
+    let delete = |pk: &str, condition: String, value: &str| {
+        client
+            .delete_item()
+            .table_name("costly")
+            .key("pk", AttributeValue::S(pk.into()))
+            .condition_expression(condition)
+            .expression_attribute_values(":v", AttributeValue::N(value.into()))
+            .return_values(ReturnValue::AllOld)
+    };
+    // False: 150 searches of the whole list, none finds -1.
+    let error = delete("big", contains_many(150, ":v", " OR "), "-1").send().await.unwrap_err();
+    assert!(error.into_service_error().is_conditional_check_failed_exception());
+    assert_eq!(moved(), 1, "{}", log.text());
+    // True: the item is deleted, exactly once, by the run on the pool.
+    let deleted = delete("big", contains_many(150, ":v", " AND "), "39999").send().await.unwrap();
+    assert_eq!(deleted.attributes().and_then(|a| a.get("l")), Some(&AttributeValue::L(list)));
+    assert_eq!(moved(), 2, "{}", log.text());
+    let gone = client.get_item().table_name("costly").key("pk", AttributeValue::S("big".into())).send().await;
+    assert!(gone.unwrap().item().is_none());
+
+    // The same condition on a ten-element list is cheap: it stays on the worker.
+    let deleted = delete("small", contains_many(150, ":v", " AND "), "9").send().await.unwrap();
+    assert_eq!(deleted.attributes().and_then(|a| a.get("l")), Some(&AttributeValue::L(list_of(10))));
+    assert_eq!(moved(), 2, "{}", log.text());
+    server.stop().await.expect("server stops");
+}
+
+/// With a data directory, deleted items stay in the store as entries a range walk passes
+/// without visiting (fjall keeps a delete until compaction drops it); a Query of a partition
+/// of 2,000 deleted items walks them all to answer nothing. Deleted entries count against the
+/// inline read budget like small items, so that Query leaves the worker (here 2,000 × 64
+/// bytes against 64 KiB) and answers, on the pool, what it answers in process: no items. A
+/// Query of a table without deletes stays on the worker.
+#[tokio::test]
+async fn a_query_over_deleted_items_of_a_data_directory_leaves_the_worker() {
+    use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest};
+
+    let (log, _guard) = common::capture("monotable_server::fairness");
+    let dir = tempfile::tempdir().unwrap();
+    let store = monotable_store::open(dir.path(), monotable_store::SyncPolicy::None).expect("open the store");
+    let service = Service::new(Engine::with_storage(store).expect("engine"));
+    let server = TestServer::start(service.clone()).await;
+    let mut raw = RawConnection::open(server.addr).await;
+    for table in ["qfair", "kept"] {
+        let create = QTABLE.replace("qfair", table);
+        assert_eq!(raw.send(&post("DynamoDB_20120810.CreateTable", create.as_bytes())).await.status, 200);
+    }
+    let client = common::sdk_client(&server.endpoint(), "AKID", "secret");
+    let key = |i: usize| {
+        HashMap::from([
+            ("pk".to_string(), AttributeValue::S("gone".into())),
+            ("sk".to_string(), AttributeValue::S(format!("{i:05}"))),
+        ])
+    };
+    for table in ["qfair", "kept"] {
+        for batch in 0..80 {
+            let puts = (batch * 25..batch * 25 + 25).map(|i| {
+                let item = PutRequest::builder().set_item(Some(key(i))).build().unwrap();
+                WriteRequest::builder().put_request(item).build()
+            });
+            client.batch_write_item().request_items(table, puts.collect()).send().await.unwrap();
+        }
+    }
+    let moved = || log.text().lines().filter(|l| l.contains("Query") && l.contains("blocking pool")).count();
+    let query = |table: &str| String::from_utf8(query("gone")).unwrap().replace("qfair", table).into_bytes();
+    assert_eq!(raw.send(&post("DynamoDB_20120810.Query", &query("qfair"))).await.json()["Count"], 2000);
+    assert_eq!(moved(), 0, "2,000 items of 13 bytes are read on the worker: {}", log.text());
+    for batch in 0..80 {
+        let deletes = (batch * 25..batch * 25 + 25).map(|i| {
+            let delete = DeleteRequest::builder().set_key(Some(key(i))).build().unwrap();
+            WriteRequest::builder().delete_request(delete).build()
+        });
+        client.batch_write_item().request_items("qfair", deletes.collect()).send().await.unwrap();
+    }
+
+    let over_tcp = raw.send(&post("DynamoDB_20120810.Query", &query("qfair"))).await;
+    assert_eq!(over_tcp.status, 200);
+    assert_eq!(moved(), 1, "{}", log.text());
+    let (status, in_process) =
+        common::handle_in_process(&service, "DynamoDB_20120810.Query", &query("qfair"));
+    assert_eq!(status, 200);
+    let in_process: serde_json::Value = serde_json::from_slice(&in_process).unwrap();
+    assert_eq!(over_tcp.json(), in_process);
+    assert_eq!(over_tcp.json()["Count"], 0);
+    assert_eq!(over_tcp.json()["Items"], serde_json::json!([]));
+
+    let kept = raw.send(&post("DynamoDB_20120810.Query", &query("kept"))).await;
+    assert_eq!(kept.json()["Count"], 2000);
+    assert_eq!(moved(), 1, "a table without deletes is read on the worker: {}", log.text());
+    server.stop().await.expect("server stops");
 }

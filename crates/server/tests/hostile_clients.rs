@@ -185,16 +185,27 @@ async fn past_the_connection_cap_the_oldest_idle_connection_is_closed() {
     assert_eq!(third.send(health).await.status, 200, "a new connection past the cap is served");
     assert!(oldest.is_closed().await, "the oldest idle connection made room");
     assert_eq!(second.send(health).await.status, 200, "the younger one stays open");
-    // With a request in flight on every connection, a new connection is closed at once.
-    drop((second, third));
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let _busy = [
-        send_partial(&server, 1000, &[10], Duration::ZERO).await,
-        send_partial(&server, 1000, &[10], Duration::ZERO).await,
-    ];
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut refused = RawConnection::open(server.addr).await;
-    assert!(refused.is_closed().await, "no connection could be closed to make room");
+}
+
+#[tokio::test]
+async fn past_the_connection_cap_with_none_idle_the_slowest_body_is_closed() {
+    let server =
+        TestServer::start(Service::new(Engine::new()).with_limits(Limits::default().with_max_connections(2)))
+            .await;
+    // Two requests whose bodies are waited for: one has sent 10 of its 1,000 bytes, the
+    // other 610, both within the default grace and rate.
+    let pause = Duration::from_millis(100);
+    let mut slowest = send_partial(&server, 1000, &[10], Duration::ZERO).await;
+    let mut faster = send_partial(&server, 1000, &[10, 300, 300], pause).await;
+    tokio::time::sleep(pause * 2).await;
+    let health = b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    let mut new = RawConnection::open(server.addr).await;
+    assert_eq!(new.send(health).await.status, 200, "a new connection at the cap is served");
+    assert!(slowest.is_closed().await, "the slowest body made room");
+    // The faster one is still open: its body completes and is answered.
+    faster.write_all(&[b' '; 390]).await;
+    let r = faster.read_response().await;
+    assert_eq!(r.status, 400, "a body of spaces is no JSON, but it was read and answered: {r:?}");
 }
 
 #[tokio::test]

@@ -3,48 +3,16 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
 use common::{sdk_client, TestServer};
 use monotable_engine::Engine;
 use monotable_server::{Auth, Credentials, Service};
-
-/// A `MakeWriter` that appends every log line to a shared buffer.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
-    type Writer = Captured;
-
-    fn make_writer(&'a self) -> Captured {
-        self.clone()
-    }
-}
 
 // The default `#[tokio::test]` runtime is single-threaded, so the thread-local subscriber
 // sees the server's tasks too.
 #[tokio::test]
 async fn requests_are_logged_at_debug_without_secrets() {
-    let captured = Captured::default();
-    let subscriber = tracing_subscriber::fmt()
-        // Only the server's own events: the SDK logs its requests, headers included, at trace.
-        .with_env_filter(tracing_subscriber::EnvFilter::new("monotable_server=trace"))
-        .with_ansi(false)
-        .with_writer(captured.clone())
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    // Only the server's own events: the SDK logs its requests, headers included, at trace.
+    let (captured, _guard) = common::capture("monotable_server");
 
     let credentials = Credentials::new().with("AKIDLOGTEST", "very-secret-value");
     let server = TestServer::start(Service::new(Engine::new()).with_auth(Auth::Verify(credentials))).await;
@@ -54,7 +22,7 @@ async fn requests_are_logged_at_debug_without_secrets() {
     bad.list_tables().send().await.expect_err("wrong secret");
     server.stop().await.unwrap();
 
-    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let log = captured.text();
     let requests: Vec<&str> = log.lines().filter(|l| l.contains("monotable_server::request")).collect();
     assert!(
         requests

@@ -3,6 +3,7 @@
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use fjall::AbstractTree;
 use monotable_engine::storage::Visitor;
 use monotable_engine::{KeyRange, Keyspace, StorageError};
 use monotable_types::PackedItem;
@@ -17,15 +18,55 @@ pub struct FjallKeyspace {
     pub(crate) tree: fjall::Keyspace,
     /// Set by `drop_keyspace`; commits naming a dropped keyspace are refused.
     pub(crate) dropped: AtomicBool,
+    /// Deletes written since the store opened that may not yet be in a disk table.
+    unflushed_deletes: parking_lot::Mutex<UnflushedDeletes>,
+}
+
+/// The deletes this process wrote into the keyspace's active memtable and into the one
+/// sealed before it, which a flush soon turns into a disk table (whose tombstones fjall
+/// counts). A delete is counted in `active` while the memtable it went into is the active
+/// one, then in `sealed` until the rotation after that, by when it has normally been flushed.
+/// An error in the count errs towards counting a delete twice (in memory and on disk), which
+/// only sends a read to the blocking pool sooner.
+#[derive(Default)]
+struct UnflushedDeletes {
+    memtable: u64,
+    active: u64,
+    sealed: u64,
+}
+
+impl UnflushedDeletes {
+    /// Moves the counts along when the active memtable is no longer the one counted.
+    fn roll(&mut self, memtable: u64) {
+        if memtable != self.memtable {
+            self.sealed = self.active;
+            self.active = 0;
+            self.memtable = memtable;
+        }
+    }
 }
 
 impl FjallKeyspace {
     pub(crate) fn new(name: &str, tree: fjall::Keyspace) -> FjallKeyspace {
-        FjallKeyspace { name: name.to_owned(), tree, dropped: AtomicBool::new(false) }
+        let memtable = tree.tree.active_memtable().id();
+        FjallKeyspace {
+            name: name.to_owned(),
+            tree,
+            dropped: AtomicBool::new(false),
+            unflushed_deletes: parking_lot::Mutex::new(UnflushedDeletes { memtable, ..Default::default() }),
+        }
     }
 
     pub(crate) fn is_dropped(&self) -> bool {
         self.dropped.load(Ordering::Acquire)
+    }
+
+    /// Records that a commit deletes one key of this keyspace.
+    pub(crate) fn count_delete(&self) {
+        let memtable = self.tree.tree.active_memtable().id();
+        let mut deletes = self.unflushed_deletes.lock();
+        deletes.roll(memtable);
+        deletes.active += 1;
     }
 }
 
@@ -68,6 +109,19 @@ impl Keyspace for FjallKeyspace {
             }
         }
         Ok(())
+    }
+
+    /// fjall's count of the tombstones in the keyspace's disk tables, plus the deletes written
+    /// since the store opened that may still be in memory. Deletes replayed from the journal
+    /// at start are counted once they are flushed to a disk table.
+    fn deleted_entries(&self) -> u64 {
+        let memtable = self.tree.tree.active_memtable().id();
+        let in_memory = {
+            let mut deletes = self.unflushed_deletes.lock();
+            deletes.roll(memtable);
+            deletes.active + deletes.sealed
+        };
+        self.tree.tree.tombstone_count() + self.tree.tree.weak_tombstone_count() + in_memory
     }
 
     fn as_any(&self) -> &dyn Any {

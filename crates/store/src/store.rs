@@ -400,7 +400,10 @@ impl Storage for FjallStore {
             pressure = pressure || under_pressure(&ks.tree);
             match op.value {
                 Some(item) => out.insert(&ks.tree, op.key, encode_item(&item)),
-                None => out.remove(&ks.tree, op.key),
+                None => {
+                    ks.count_delete();
+                    out.remove(&ks.tree, op.key)
+                }
             }
         }
         self.pressure.store(pressure, Ordering::Relaxed);

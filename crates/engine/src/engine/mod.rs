@@ -15,7 +15,7 @@ use std::sync::Arc;
 pub(crate) use self::core::arn::arn_table_name;
 pub use self::core::bucket::{DirectoryStore, ObjectStore, ObjectStoreError};
 pub use self::core::in_flight::InFlightHook;
-pub use self::core::read_budget::{read_budget_exceeded, within_read_budget};
+pub use self::core::inline_budget::{budget_exceeded, within_budget, InlineBudget};
 use self::core::Inner;
 use self::ops::*;
 
@@ -233,5 +233,54 @@ impl Engine {
         crate::stream::SERVICE_DELETE.with(|s| s.set(true));
         let _reset = Reset;
         items::delete_item(&self.inner, input)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn input<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> T {
+        serde_json::from_value(v).expect("a valid request")
+    }
+
+    #[test]
+    fn a_write_under_an_inline_budget_does_not_wait_for_a_stripe_another_write_holds() {
+        let engine = Engine::new();
+        engine
+            .create_table(input(json!({
+                "TableName": "tbl",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                "BillingMode": "PAY_PER_REQUEST"
+            })))
+            .expect("created");
+        let put = || {
+            input::<PutItemInput>(json!({"TableName": "tbl", "Item": {"pk": {"S": "a"}, "n": {"N": "1"}}}))
+        };
+        let budget = InlineBudget { read_bytes: 64 * 1024, evaluation: 64 * 1024 };
+        // Another write holds every stripe, so whichever the item maps to.
+        let held = engine.inner.locks.lock_many((0..4096).collect());
+        let (done, finished) = mpsc::channel();
+        let worker = engine.clone();
+        std::thread::spawn(move || {
+            done.send(within_budget(budget, || worker.put_item(put()).is_ok())).expect("the test waits")
+        });
+        // A wait for the lock would not return until `held` is dropped: the timeout is only the
+        // failure's detector, never reached when the attempt stops.
+        let attempt = finished
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the budgeted write waited for the stripe lock");
+        assert_eq!(attempt, None, "the attempt stops as past its budget");
+        drop(held);
+        assert_eq!(within_budget(budget, || engine.put_item(put()).is_ok()), Some(true));
+        let got =
+            engine.get_item(input(json!({"TableName": "tbl", "Key": {"pk": {"S": "a"}}}))).expect("read");
+        assert!(got.item.is_some(), "the write applied once it could take the lock");
     }
 }

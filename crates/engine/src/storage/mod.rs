@@ -84,6 +84,13 @@ pub trait Keyspace: Send + Sync + Any {
     fn get(&self, key: &[u8]) -> Result<Option<PackedItem>, StorageError>;
     /// Visits entries within `range` in order until the visitor returns `false`.
     fn scan(&self, range: &KeyRange, visit: &mut Visitor<'_>) -> Result<(), StorageError>;
+    /// An estimate of the deleted entries a [`Keyspace::scan`] of this keyspace may have to
+    /// walk past without visiting them (an LSM tree keeps a delete as an entry until
+    /// compaction drops it), anywhere in the keyspace. A read under an inline budget counts
+    /// them as work. Zero, the default, for a store that forgets a deleted key at once.
+    fn deleted_entries(&self) -> u64 {
+        0
+    }
     /// Lets a storage find its own keyspace type inside a [`WriteBatch`].
     fn as_any(&self) -> &dyn Any;
 }

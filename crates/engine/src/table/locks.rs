@@ -32,6 +32,11 @@ impl Locks {
         self.stripes[stripe % STRIPES].lock()
     }
 
+    /// Locks one stripe if no other writer holds it.
+    pub fn try_lock(&self, stripe: usize) -> Option<MutexGuard<'_, ()>> {
+        self.stripes[stripe % STRIPES].try_lock()
+    }
+
     /// Locks several stripes in ascending order (duplicates locked once).
     pub fn lock_many(&self, mut stripes: Vec<usize>) -> Vec<MutexGuard<'_, ()>> {
         stripes.sort_unstable();

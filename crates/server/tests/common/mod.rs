@@ -111,6 +111,11 @@ impl RawConnection {
         RawConnection { stream, buffer: Vec::new() }
     }
 
+    /// Writes more of a request.
+    pub async fn write_all(&mut self, bytes: &[u8]) {
+        self.stream.write_all(bytes).await.expect("write");
+    }
+
     pub async fn send(&mut self, request: &[u8]) -> RawResponse {
         self.stream.write_all(request).await.expect("write request");
         self.read_response().await
@@ -270,4 +275,48 @@ where
     use aws_sdk_dynamodb::error::ProvideErrorMetadata;
     let e = r.expect_err("the call fails");
     (e.code().unwrap_or_default().to_owned(), e.message().unwrap_or_default().to_owned())
+}
+
+/// A `MakeWriter` that appends every log line to a shared buffer.
+#[derive(Clone, Default)]
+pub struct Captured(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Captured {
+    /// Everything logged so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
+    type Writer = Captured;
+
+    fn make_writer(&'a self) -> Captured {
+        self.clone()
+    }
+}
+
+/// Captures this thread's events of the server's `target` (e.g. `monotable_server::fairness`)
+/// until the guard is dropped. Under `#[tokio::test]`'s current-thread runtime the server's
+/// async tasks run on this thread too; work on the blocking pool does not.
+pub fn capture(target: &str) -> (Captured, tracing::subscriber::DefaultGuard) {
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(format!("{target}=trace")))
+        .with_ansi(false)
+        .with_writer(captured.clone())
+        .finish();
+    let guard = tracing::subscriber::set_default(subscriber);
+    (captured, guard)
 }

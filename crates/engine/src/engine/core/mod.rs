@@ -10,7 +10,7 @@
 //! - [`capacity`], [`legacy`] (pre-expression parameters), [`index_projection`] (reads of an
 //!   index naming unprojected attributes): validation shared by the data plane.
 //! - [`in_flight`] (items of running writes), [`tokens`] (client request tokens),
-//!   [`read_budget`]: concurrency and request-scoped state.
+//!   [`inline_budget`]: concurrency and request-scoped state.
 //! - [`catalog`] (a table's stored entry), [`stream_control`] and [`retired_streams`] (a
 //!   table's stream logs, live and after deletion), [`policy_document`], [`transfers`] and
 //!   [`bucket`] (the export/import state and store), [`arn`] and [`util`] (table lookup).
@@ -21,10 +21,10 @@ pub(super) mod capacity;
 pub(super) mod catalog;
 pub(super) mod in_flight;
 pub(super) mod index_projection;
+pub(super) mod inline_budget;
 pub(super) mod legacy;
 pub(super) mod params;
 pub(super) mod policy_document;
-pub(super) mod read_budget;
 pub(super) mod read_one;
 pub(super) mod retired_streams;
 pub(super) mod stream_control;

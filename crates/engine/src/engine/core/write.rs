@@ -10,6 +10,7 @@ use monotable_expr::{Condition, UpdateAction, UpdatePlan};
 use monotable_types::{AttributeType, AttributeValue, Item};
 
 use crate::api::*;
+use crate::engine::core::inline_budget;
 use crate::engine::core::params::expr_err;
 use crate::engine::core::Inner;
 use crate::storage::WriteBatch;
@@ -74,6 +75,13 @@ impl Write {
             // Only a condition decodes the old item; a plain overwrite reads its index keys
             // and size from the packed bytes.
             let current: &Item = old.as_deref().unwrap_or_else(|| EMPTY.get_or_init(Item::new));
+            // Under an inline budget an expensive condition stops here, before anything is
+            // written: the caller runs the whole request again where it may take its time.
+            if !inline_budget::charge_evaluation(c, current) {
+                return Err(Refusal::Request(Error::internal(
+                    "the condition went past its evaluation budget",
+                )));
+            }
             if !c.eval(current) {
                 return Err(Refusal::Condition(if self_.return_old_on_failure {
                     old.as_deref().cloned()
@@ -144,7 +152,17 @@ pub(in crate::engine) fn run_write(inner: &Inner, write: &Write) -> Result<(Chan
         .ok_or_else(|| Error::new(crate::ErrorKind::TransactionConflict, CONFLICT_MESSAGE))?;
     let _gate = table.gate.read();
     let schema = table.schema();
-    let _lock = inner.locks.lock(stripe);
+    // Under an inline budget (an async worker) the write does not wait for a stripe another
+    // write holds, perhaps for a long evaluation on the pool: it stops, before any effect,
+    // and is run again where it may wait.
+    let _lock = if inline_budget::in_scope() {
+        inner.locks.try_lock(stripe).ok_or_else(|| {
+            inline_budget::exceeded();
+            Error::internal("the item is locked by a write in progress")
+        })?
+    } else {
+        inner.locks.lock(stripe)
+    };
     let old = table.base.get(&write.key)?;
     let change = match Write::evaluate(write, &schema, old.map(SharedItem::from_packed)) {
         Ok(c) => c,

@@ -11,6 +11,7 @@ use monotable_types::{AttributeValue, Item};
 use crate::api::*;
 use crate::engine::core::capacity::{self, Report};
 use crate::engine::core::index_projection;
+use crate::engine::core::inline_budget;
 use crate::engine::core::legacy;
 use crate::engine::core::params::{check_placeholders, expr_err};
 use crate::engine::core::util::{project, table_for_item_op};
@@ -263,7 +264,16 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
     let mut error: Option<Error> = None;
     let order_pk = &t.order_key().pk.name;
     let fetch_base = needs_base_item(&page);
-    let budget = crate::engine::core::read_budget::limit();
+    // Under a budget, the deleted entries the walk may pass count first, as bytes visited:
+    // the store cannot tell which of them lie in the range, so all of them count.
+    let budget = inline_budget::read_limit().map(|limit| {
+        let deleted = usize::try_from(t.keyspace().deleted_entries()).unwrap_or(usize::MAX);
+        limit.saturating_sub(deleted.saturating_mul(inline_budget::DELETED_ENTRY_BYTES))
+    });
+    if budget == Some(0) {
+        inline_budget::exceeded();
+        return Err(Error::internal("the read may walk past more deleted entries than its budget allows"));
+    }
     t.keyspace().scan(&page.range, &mut |_, stored| {
         // The stored handle (a pointer copy): decoded only if a filter or projection reads it.
         let mut item = SharedItem::from_packed(stored.clone());
@@ -288,10 +298,16 @@ fn run_page(page: Page<'_>) -> Result<PageResult, Error> {
         bytes += item.size();
         if budget.is_some_and(|b| bytes > b) {
             // An optimistic attempt reached its budget: stop here; the caller discards the
-            // page and runs the read again without a budget (`read_budget`).
-            crate::engine::core::read_budget::exceeded();
+            // page and runs the read again without a budget (`inline_budget`).
+            inline_budget::exceeded();
             error = Some(Error::internal("the read went past its budget"));
             return false;
+        }
+        if let Some(filter) = &page.filter {
+            if !inline_budget::charge_evaluation(filter, &item) {
+                error = Some(Error::internal("the filter went past its evaluation budget"));
+                return false;
+            }
         }
         if page.filter.as_ref().is_none_or(|f| f.eval(&item)) {
             count += 1;
