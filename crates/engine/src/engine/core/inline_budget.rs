@@ -30,7 +30,8 @@ use monotable_types::{AttributeValue, Item};
 pub struct InlineBudget {
     /// Bytes of items (DynamoDB's item size) a Query page may visit.
     pub read_bytes: usize,
-    /// Operand elements the request's conditions and filters may touch ([`evaluation_cost`]).
+    /// Operand elements (list, map and set elements, 64-byte runs of strings and binaries) the
+    /// request's conditions and filters may touch.
     pub evaluation: u64,
 }
 
