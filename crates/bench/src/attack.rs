@@ -268,6 +268,21 @@ pub struct AttackReport {
     pub new_connections: NewConnections,
 }
 
+impl AttackReport {
+    /// A report of `attack` with bodies of `body_bytes` and nothing counted yet.
+    fn empty(attack: Attack, body_bytes: usize) -> AttackReport {
+        AttackReport {
+            shape: attack.name().into(),
+            body_bytes,
+            requests: 0,
+            statuses: BTreeMap::new(),
+            transport_errors: 0,
+            latency_us: Latency::default(),
+            new_connections: NewConnections::default(),
+        }
+    }
+}
+
 /// What a client opening a new connection during the attack waited for.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct NewConnections {
@@ -316,17 +331,39 @@ pub(crate) async fn attack_loop(
         std::time::Duration::from_millis(100),
         done.clone(),
     ));
-    let mut report = match attack.transport() {
+    // The attacker is another client: it runs on a runtime and thread of its own, so that its
+    // work (writing forty 16 MiB bodies, say) delays the server, not the measuring connections.
+    let attacker = tokio::task::spawn_blocking(move || {
+        let runtime = crate::run::runtime(1).ok()?;
+        Some(runtime.block_on(attack_only(attack, endpoint, signer, table, done)))
+    });
+    let mut report = match attacker.await {
+        Ok(Some(report)) => report,
+        // The attacker's runtime could not be built, or it panicked: nothing was measured.
+        _ => AttackReport::empty(attack, 0),
+    };
+    if let Ok((h, failed)) = probe.await {
+        report.new_connections =
+            NewConnections { answered: h.len(), failed, latency_us: Latency::from_nanos(&h) };
+    }
+    report
+}
+
+/// The attack itself, until `done` is set.
+async fn attack_only(
+    attack: Attack,
+    endpoint: Endpoint,
+    signer: RequestSigner,
+    table: String,
+    done: Arc<AtomicBool>,
+) -> AttackReport {
+    match attack.transport() {
         Some(shape) => {
             let rounds = hostile::run(shape, endpoint.addr, done).await;
             AttackReport {
-                shape: attack.name().into(),
-                body_bytes: hostile::declared_bytes(shape),
                 requests: rounds.opened,
-                statuses: BTreeMap::new(),
                 transport_errors: rounds.closed_by_server,
-                latency_us: Latency::default(),
-                new_connections: NewConnections::default(),
+                ..AttackReport::empty(attack, hostile::declared_bytes(shape))
             }
         }
         None => {
@@ -343,15 +380,7 @@ pub(crate) async fn attack_loop(
                 })
                 .collect();
             let mut histogram = histogram();
-            let mut report = AttackReport {
-                shape: attack.name().into(),
-                body_bytes: op.body.len(),
-                requests: 0,
-                statuses: BTreeMap::new(),
-                transport_errors: 0,
-                latency_us: Latency::default(),
-                new_connections: NewConnections::default(),
-            };
+            let mut report = AttackReport::empty(attack, op.body.len());
             for task in loops {
                 let Ok((h, part)) = task.await else { continue };
                 // Both histograms share bounds, so adding cannot overflow them.
@@ -365,12 +394,7 @@ pub(crate) async fn attack_loop(
             report.latency_us = Latency::from_nanos(&histogram);
             report
         }
-    };
-    if let Ok((h, failed)) = probe.await {
-        report.new_connections =
-            NewConnections { answered: h.len(), failed, latency_us: Latency::from_nanos(&h) };
     }
-    report
 }
 
 fn histogram() -> Histogram<u64> {

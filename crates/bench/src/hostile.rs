@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use hdrhistogram::Histogram;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -57,14 +58,17 @@ pub(crate) async fn run(shape: Shape, addr: SocketAddr, done: Arc<AtomicBool>) -
     let connections = match shape {
         Shape::Held { connections } | Shape::Slow { connections, .. } => connections,
     };
+    // One body for every connection: the attacker's own cost is not what is measured.
+    let body = Bytes::from(vec![b' '; declared_bytes(shape) - 1]);
     let mut tasks = Vec::with_capacity(connections);
     for _ in 0..connections {
         let done = done.clone();
+        let body = body.clone();
         tasks.push(tokio::spawn(async move {
             let mut rounds = Rounds::default();
             while !done.load(Ordering::Relaxed) {
                 rounds.opened += 1;
-                if one_connection(shape, addr, &done).await {
+                if one_connection(shape, addr, &body, &done).await {
                     rounds.closed_by_server += 1;
                 }
             }
@@ -82,7 +86,7 @@ pub(crate) async fn run(shape: Shape, addr: SocketAddr, done: Arc<AtomicBool>) -
 }
 
 /// One connection of `shape`; true when the server closed (or refused) it before `done`.
-async fn one_connection(shape: Shape, addr: SocketAddr, done: &AtomicBool) -> bool {
+async fn one_connection(shape: Shape, addr: SocketAddr, body: &[u8], done: &AtomicBool) -> bool {
     let Ok(mut stream) = TcpStream::connect(addr).await else {
         tokio::time::sleep(Duration::from_millis(10)).await;
         return true;
@@ -93,7 +97,7 @@ async fn one_connection(shape: Shape, addr: SocketAddr, done: &AtomicBool) -> bo
     }
     let every = match shape {
         Shape::Held { .. } => {
-            if stream.write_all(&vec![b' '; length - 1]).await.is_err() {
+            if stream.write_all(body).await.is_err() {
                 return true;
             }
             Duration::from_millis(100)
