@@ -83,6 +83,11 @@ impl Held<'_> {
         }
     }
 
+    /// Grows the hold by `bytes` more, as [`Held::cover`] does.
+    pub(crate) async fn cover_more(&mut self, bytes: usize) -> Result<(), ServerError> {
+        self.cover(self.units.saturating_mul(UNIT).saturating_add(bytes)).await
+    }
+
     /// How long this request has waited for room.
     pub(crate) fn waited(&self) -> Duration {
         self.waited
@@ -114,6 +119,8 @@ mod tests {
         drop(first);
         assert_eq!(budget.available(), 8 * UNIT);
         second.cover(4 * UNIT).await.unwrap();
+        second.cover_more(3 * UNIT).await.unwrap();
+        assert_eq!(budget.available(), UNIT, "cover_more adds to what is held");
     }
 
     #[tokio::test]

@@ -74,7 +74,9 @@ pub(crate) fn decode_request<'a>(
             "The request body could not be decoded as Content-Encoding '{coding}'."
         ))
     };
-    let mut decoded = Vec::new();
+    // Room for the most a body this long can inflate to, which is what the transport's budget
+    // of buffered bytes holds for it, so that the buffer never grows past that.
+    let mut decoded = Vec::with_capacity(inflated_bound(body.len()));
     // One byte past the limit tells an oversized body from one exactly at it.
     let limit = MAX_REQUEST_BYTES as u64 + 1;
     let read = match coding.as_str() {
@@ -91,6 +93,26 @@ pub(crate) fn decode_request<'a>(
         return Err(ServerError::RequestTooLarge);
     }
     Ok(Cow::Owned(decoded))
+}
+
+/// deflate's largest expansion: a match of 258 bytes costs at least two bits, so 1,032 bytes
+/// of output per byte of input (zlib's documentation: "the maximum compression factor" is
+/// "1032:1").
+const MAX_INFLATION: usize = 1032;
+
+/// The most bytes a compressed body of `compressed` bytes is inflated into: deflate's largest
+/// expansion, plus room for the output of a stream's first block, and never more than one byte
+/// past [`MAX_REQUEST_BYTES`], where inflating stops.
+pub(crate) fn inflated_bound(compressed: usize) -> usize {
+    compressed.saturating_mul(MAX_INFLATION).saturating_add(64 * 1024).min(MAX_REQUEST_BYTES + 1)
+}
+
+/// Whether a request with this `Content-Encoding` has its body inflated (`gzip` or `deflate`;
+/// another coding is refused unread).
+pub(crate) fn inflates(content_encoding: Option<&HeaderValue>) -> bool {
+    let Some(value) = text(content_encoding) else { return false };
+    let value = value.trim();
+    value.eq_ignore_ascii_case("gzip") || value.eq_ignore_ascii_case("deflate")
 }
 
 /// The coding to compress the response with, from the request's `Accept-Encoding`.

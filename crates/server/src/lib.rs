@@ -19,9 +19,11 @@
 //! request id, CRC32, error rendering), `auth` (SigV4), `cors` (browser access), `browsers` (web
 //! pages refused when signatures are not verified), `transport`
 //! (hyper), `limits` (what the transport allows a client: `budget` of buffered bytes,
-//! `connections` cap, minimum body rate), `graceful` (shutdown: connections finish their request, then close).
+//! `connections` cap, minimum body rate), `graceful` (shutdown: connections finish their request, then close), `priority` (the
+//! blocking pool runs below the workers' CPU priority).
 
 mod auth;
+mod body;
 mod browsers;
 mod budget;
 mod connections;
@@ -38,6 +40,7 @@ mod headers;
 mod limits;
 mod locations;
 mod operation;
+mod priority;
 mod response;
 mod service;
 mod transport;

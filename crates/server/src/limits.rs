@@ -7,10 +7,11 @@
 //!   64 MiB and at most 1 GiB; 256 MiB where /proc/meminfo cannot be read. A body that would
 //!   pass it waits for room, at most [`Limits::budget_wait`] (default 5 s: a client whose
 //!   request waited that long retries anyway); then it is refused with DynamoDB's
-//!   `ThrottlingException`, which SDKs retry with backoff, and its connection is closed. What
-//!   the budget does not count: hyper's read buffer of each connection (at most about 400 KiB,
-//!   bounded by the connection cap) and a compressed body's inflated copy (at most 16 MiB per
-//!   request, inflated on the blocking pool beyond 512 compressed bytes, `fairness`).
+//!   `ThrottlingException`, which SDKs retry with backoff, and its connection is closed. A
+//!   compressed body also holds room for its inflated copy, at the most it can inflate to
+//!   (deflate's 1,032 to 1, at most 16 MiB; `encoding::inflated_bound`) before it is inflated.
+//!   What the budget does not count: hyper's read buffer of each connection (at most about
+//!   400 KiB, bounded by the connection cap).
 //! * **Slow bodies** ([`Limits::body_grace`], [`Limits::min_body_rate`]): once its head has
 //!   arrived, a request's body must keep up with a minimum rate: by any moment `t` after the
 //!   body started, `(t - grace) * rate` bytes must have arrived, and no gap between two of its

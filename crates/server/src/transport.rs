@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Body as _, Incoming};
 use hyper::server::conn::http1;
@@ -28,9 +28,11 @@ use hyper_util::rt::TokioIo;
 use monotable_engine::{defer_sync, within_budget, Engine};
 use tokio::net::TcpListener;
 
+use crate::body::Body;
 use crate::budget::{Budget, Held};
 use crate::connections::{Idle, Registry};
 use crate::durable::when_durable;
+use crate::encoding::{inflated_bound, inflates};
 use crate::fairness::{inflates_on_pool, placement, Placement, INLINE_BUDGET};
 use crate::graceful::{Live, Shutdown};
 use crate::headers::{text, RequestHeaders};
@@ -51,6 +53,11 @@ const IDLE_CHECK: Duration = Duration::from_secs(10);
 const DRAIN_BYTES: usize = 64 * 1024 * 1024;
 /// How long an oversized body is drained at most.
 const DRAIN_TIME: Duration = Duration::from_secs(10);
+/// How many bytes of a body are copied in one go while its frames keep arriving, before the
+/// connection's task lets the worker's other tasks run: a quarter of a millisecond of copying.
+/// Without it a 16 MiB body that arrives at once is read and copied whole in one poll, and
+/// forty of them held the worker (and the accept loop) for most of a second.
+const BODY_SLICE_BYTES: usize = 256 * 1024;
 /// How long shutdown waits for in-flight requests before closing their connections.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// The longest request line and the largest header section DynamoDB accepts, each: past them
@@ -124,8 +131,11 @@ pub async fn serve_with(
     let service = service.listening_on_loopback(loopback);
     let limits = service.limits();
     let registry = Arc::new(Registry::<Connection>::new(limits.max_connections()));
-    let shared =
-        Arc::new(Shared { budget: Budget::new(limits.max_buffered_bytes(), limits.budget_wait()), limits });
+    let shared = Arc::new(Shared {
+        budget: Budget::new(limits.max_buffered_bytes(), limits.budget_wait()),
+        inflating: tokio::sync::Semaphore::new(concurrent_inflations()),
+        limits,
+    });
     let graceful = Shutdown::new();
     tokio::pin!(shutdown);
     loop {
@@ -239,7 +249,18 @@ impl Idle for Connection {
 /// What every connection of one server shares.
 struct Shared {
     budget: Budget,
+    /// One permit per compressed body that may be inflated on the blocking pool at once.
+    inflating: tokio::sync::Semaphore,
     limits: Limits,
+}
+
+/// How many compressed bodies are inflated on the blocking pool at once: half the cores, at
+/// least one. A small body that inflates to 16 MiB is tens of milliseconds of work; ten of
+/// them at once, each on its own pool thread, left the async worker a fraction of a core on a
+/// two-core machine. The others wait for a permit on no thread, and a legitimate compressed
+/// request waits at most for the ones ahead of it.
+fn concurrent_inflations() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get() / 2).max(1)
 }
 
 /// Why a request is dropped unanswered: its body fell behind the minimum rate
@@ -348,17 +369,30 @@ async fn respond(
         return Ok(refuse_head(&parts, body, expects_continue).await);
     }
     let mut held = shared.budget.hold();
-    Ok(match read_body(body, declared, expects_continue, &mut held, &shared.limits, progress).await {
+    let read = read_body(body, declared, expects_continue, &mut held, &shared.limits, progress).await;
+    let read = match read {
+        Ok(body) => copies_held(body, &headers, &mut held).await,
+        Err(e) => Err(e),
+    };
+    Ok(match read {
         Ok(body) => {
-            let place = match inflates_on_pool(headers.content_encoding, body.len()) {
-                true => Placement::Pool,
-                false => placement(headers.target(), body.len(), service.engine().writes_may_block()),
-            };
+            if inflates_on_pool(headers.content_encoding, body.len()) {
+                // The semaphore is never closed; a permit is held until the request has run.
+                let _inflating = shared.inflating.acquire().await.ok();
+                return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
+            }
+            let place = placement(headers.target(), body.len(), service.engine().writes_may_block());
+            // A large body is joined on the blocking pool, where it runs (`body`).
+            if place == Placement::Pool {
+                return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
+            }
+            let body = body.join();
             let handle = || defer_sync(|| service.handle_with_headers(&parts, &headers, &body));
             let attempt = match place {
                 Placement::Inline => Some(handle()),
                 // Abandoned past its budget before it had any effect (see `fairness`).
                 Placement::InlineWithinBudget => within_budget(INLINE_BUDGET, handle),
+                // Sent to the pool above, with its body unjoined.
                 Placement::Pool => None,
             };
             let Some((response, pending)) = attempt else {
@@ -371,7 +405,7 @@ async fn respond(
                 }
                 // A request that may run long goes to the blocking pool, so that it never holds
                 // up the light requests of other connections (see `fairness`).
-                return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
+                return Ok(Box::pin(on_pool(service.clone(), parts, Body::from(body))).await);
             };
             crate::response::recycle_headers(parts.headers);
             match pending {
@@ -448,10 +482,30 @@ async fn refuse_head(
     response
 }
 
-/// Runs a request on the blocking pool, and waits there for nothing: the response waits for
-/// the request's writes to be durable here, on no thread.
-async fn on_pool(service: Service, parts: http::request::Parts, body: Bytes) -> http::Response<Full<Bytes>> {
-    let handle = tokio::task::spawn_blocking(move || defer_sync(|| service.handle(&parts, &body)));
+/// Holds room in the budget for the copies a body will need beyond its frames: the buffer
+/// that joins a body of several frames, and the inflated copy of a compressed body, at the
+/// most it can inflate to.
+async fn copies_held(
+    body: Body,
+    headers: &RequestHeaders<'_>,
+    held: &mut Held<'_>,
+) -> Result<Body, BodyError> {
+    let joined = if body.is_split() { body.len() } else { 0 };
+    let inflated = if inflates(headers.content_encoding) { inflated_bound(body.len()) } else { 0 };
+    if joined + inflated > 0 {
+        held.cover_more(joined + inflated).await.map_err(BodyError::Refused)?;
+    }
+    Ok(body)
+}
+
+/// Runs a request on the blocking pool (its body joined there), and waits there for nothing:
+/// the response waits for the request's writes to be durable here, on no thread.
+async fn on_pool(service: Service, parts: http::request::Parts, body: Body) -> http::Response<Full<Bytes>> {
+    let handle = tokio::task::spawn_blocking(move || {
+        crate::priority::lower_this_pool_thread();
+        let body = body.join();
+        defer_sync(|| service.handle(&parts, &body))
+    });
     match handle.await {
         Ok((response, None)) => response.map(Full::new),
         Ok((response, Some(pending))) => when_durable(response, pending).await.map(Full::new),
@@ -479,7 +533,7 @@ async fn respond_mounted(
     let declared = declared_length(parts.headers.get(http::header::CONTENT_LENGTH));
     let mut held = shared.budget.hold();
     match read_body(body, declared, false, &mut held, &shared.limits, progress).await {
-        Ok(body) => Ok((mount.handler)(parts, body).await.map(Full::new)),
+        Ok(body) => Ok((mount.handler)(parts, body.join()).await.map(Full::new)),
         Err(BodyError::TooSlow) => Err(TooSlow),
         Err(BodyError::Refused(error)) => {
             let mut response = error_response(&error, JSON_1_0, &new_request_id()).map(Full::new);
@@ -494,17 +548,19 @@ fn declared_length(content_length: Option<&http::HeaderValue>) -> Option<usize> 
     text(content_length).and_then(|v| v.parse::<u64>().ok()).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
-/// Collects a request body of at most [`MAX_REQUEST_BYTES`]. A larger body is read on and
+/// Reads a request body of at most [`MAX_REQUEST_BYTES`], frame by frame (`body`). A larger body is read on and
 /// discarded up to [`DRAIN_BYTES`] (or [`DRAIN_TIME`]) so that a client that writes its whole
 /// body before reading still receives the 413, then refused with `RequestTooLarge`.
 ///
-/// The buffer is covered by `held` before it grows (`budget`); a body that finds no room in
-/// time is refused with `ThrottlingException`. A lone first frame is a view into hyper's read
-/// buffer, which is the connection's own and bounded by hyper, so only a body of two frames or
-/// more, which gets a buffer of its own, takes room. A body that falls behind `limits`'s
+/// The frames are covered by `held` as they arrive (`budget`); a body that finds no room in
+/// time is refused with `ThrottlingException`. A lone first frame is a view into hyper's
+/// current read buffer, which is the connection's own and bounded by hyper, so only a body of
+/// two frames or more, whose frames keep blocks of that buffer alive, takes room. A body that falls behind `limits`'s
 /// minimum rate, or leaves a gap longer than its grace between frames, is `TooSlow`. While a
 /// frame is waited for, `progress` shows the body's rate to the connection cap, which closes
-/// the slowest such body when every connection is busy (`connections`).
+/// the slowest such body when every connection is busy (`connections`). A body whose frames
+/// keep arriving gives up the worker every [`BODY_SLICE_BYTES`], so other connections are
+/// served while it is read.
 async fn read_body(
     mut body: Incoming,
     declared: Option<usize>,
@@ -512,7 +568,7 @@ async fn read_body(
     held: &mut Held<'_>,
     limits: &Limits,
     progress: &Progress,
-) -> Result<Bytes, BodyError> {
+) -> Result<Body, BodyError> {
     /// Clears the connection's waiting body however the read ends.
     struct Waited<'a>(&'a Progress);
     impl Drop for Waited<'_> {
@@ -526,14 +582,17 @@ async fn read_body(
         }
         return Err(BodyError::Refused(ServerError::RequestTooLarge));
     }
-    let mut collected = Collector::new(declared);
+    let mut collected = Body::default();
     // When the body was first waited for: no clock is read while frames are ready.
     let mut started: Option<Instant> = None;
     let mut waited: Option<Waited<'_>> = None;
+    // Bytes read since the task last gave up the worker.
+    let mut slice = 0;
     loop {
         let frame = match frame_now(&mut body).await {
             Poll::Ready(frame) => frame,
             Poll::Pending => {
+                slice = 0;
                 let now = Instant::now();
                 let start = *started.get_or_insert(now);
                 *progress.waiting_body.lock() = Some((start, collected.len()));
@@ -559,100 +618,27 @@ async fn read_body(
             return Err(BodyError::Refused(ServerError::RequestTooLarge));
         }
         if collected.len() > 0 {
-            held.cover(collected.capacity_after(data.len())).await.map_err(BodyError::Refused)?;
+            held.cover(collected.len() + data.len()).await.map_err(BodyError::Refused)?;
         }
+        slice += data.len();
         collected.push(data);
         // A body whose declared length has all arrived is complete: asking for another frame
         // would only learn that (a second trip through hyper's body channel per request).
         if body.is_end_stream() {
             break;
         }
+        if slice >= BODY_SLICE_BYTES {
+            slice = 0;
+            tokio::task::yield_now().await;
+        }
     }
-    Ok(collected.finish())
+    Ok(collected)
 }
 
 /// The body's next frame if it is ready now, without a timer; `Pending` leaves the task's
 /// waker with the body, to be polled again under a deadline.
 async fn frame_now(body: &mut Incoming) -> Poll<Option<Result<hyper::body::Frame<Bytes>, hyper::Error>>> {
     std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut *body).poll_frame(cx))).await
-}
-
-/// A body's bytes as they arrive.
-///
-/// Invariant: the buffer holds at most twice the bytes that have arrived, whatever the
-/// request's `Content-Length` declares (a client may declare 16 MiB and send two bytes; 500
-/// such connections once reserved 14 GiB of address space). A small body usually arrives as
-/// one frame: that frame's bytes (a view into hyper's read buffer) are kept, and copied only
-/// when a second frame follows. The buffer never grows past the declared length either, so
-/// that a body which keeps its word ends in a buffer of its exact size.
-#[derive(Default)]
-struct Collector {
-    first: Option<Bytes>,
-    buffer: Option<BytesMut>,
-    len: usize,
-    /// The declared length, if any.
-    declared: Option<usize>,
-}
-
-impl Collector {
-    fn new(declared: Option<usize>) -> Collector {
-        Collector { declared, ..Collector::default() }
-    }
-
-    /// The bytes that have arrived.
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The bytes the collector holds room for: a lone first frame's own, or the buffer's.
-    fn capacity(&self) -> usize {
-        match (&self.buffer, &self.first) {
-            (Some(buffer), _) => buffer.capacity(),
-            (None, Some(first)) => first.len(),
-            (None, None) => 0,
-        }
-    }
-
-    /// What [`Collector::capacity`] becomes once `more` bytes are pushed: a buffer that is
-    /// full doubles, or grows to fit when doubling is not enough, within the declared length.
-    fn capacity_after(&self, more: usize) -> usize {
-        let needed = self.len + more;
-        match (&self.buffer, &self.first) {
-            (None, None) => more,
-            (Some(buffer), _) if buffer.capacity() >= needed => buffer.capacity(),
-            _ => (self.capacity() * 2).min(self.declared.unwrap_or(usize::MAX)).max(needed),
-        }
-    }
-
-    fn push(&mut self, data: Bytes) {
-        let capacity = self.capacity_after(data.len());
-        self.len += data.len();
-        match (&mut self.buffer, self.first.take()) {
-            (Some(buffer), _) if buffer.capacity() - buffer.len() >= data.len() => {
-                buffer.extend_from_slice(&data);
-            }
-            (Some(buffer), _) => {
-                let mut grown = BytesMut::with_capacity(capacity);
-                grown.extend_from_slice(buffer);
-                grown.extend_from_slice(&data);
-                *buffer = grown;
-            }
-            (None, None) => self.first = Some(data),
-            (None, Some(earlier)) => {
-                let mut buffer = BytesMut::with_capacity(capacity);
-                buffer.extend_from_slice(&earlier);
-                buffer.extend_from_slice(&data);
-                self.buffer = Some(buffer);
-            }
-        }
-    }
-
-    fn finish(self) -> Bytes {
-        match (self.buffer, self.first) {
-            (Some(buffer), _) => buffer.freeze(),
-            (None, first) => first.unwrap_or_default(),
-        }
-    }
 }
 
 async fn drain(mut body: Incoming, mut seen: usize) {
@@ -670,31 +656,6 @@ mod tests {
 
     const CHECK: Duration = Duration::from_millis(50);
     const TIMEOUT: Duration = Duration::from_millis(500);
-
-    #[test]
-    fn a_body_buffer_grows_with_what_has_arrived_not_with_what_was_declared() {
-        let mut body = Collector::new(Some(16 << 20));
-        body.push(Bytes::from_static(b"{"));
-        body.push(Bytes::from_static(b"\""));
-        assert_eq!(body.len(), 2);
-        assert!(body.capacity() <= 4, "two bytes hold {} bytes of buffer", body.capacity());
-        let frame = Bytes::from(vec![b'a'; 1000]);
-        for _ in 0..100 {
-            let expected = body.capacity_after(frame.len());
-            body.push(frame.clone());
-            assert_eq!(body.capacity(), expected);
-            assert!(body.capacity() <= 2 * body.len(), "{} for {}", body.capacity(), body.len());
-        }
-        let bytes = body.finish();
-        assert_eq!(bytes.len(), 100_002);
-        assert_eq!(&bytes[..3], b"{\"a");
-        // A body that keeps its word ends in a buffer of its exact size.
-        let mut body = Collector::new(Some(2500));
-        for _ in 0..5 {
-            body.push(Bytes::from(vec![b'a'; 500]));
-        }
-        assert_eq!(body.capacity(), 2500);
-    }
 
     #[tokio::test]
     async fn a_connection_that_starts_no_request_is_aborted_after_the_timeout() {

@@ -127,8 +127,8 @@ async fn a_body_that_finds_no_room_in_the_budget_is_throttled_past_its_deadline(
         Limits::default().with_max_buffered_bytes(64 * 1024).with_budget_wait(Duration::from_millis(300));
     let server = TestServer::start(Service::new(Engine::new()).with_limits(limits)).await;
     let pause = Duration::from_millis(100);
-    // 60,000 of the budget's 65,536 bytes held by a body that never completes (its buffer
-    // grows to its declared length and no further).
+    // 59,990 of the budget's 65,536 bytes held by a body that never completes (the frames
+    // that have arrived, not the 60,000 it declares).
     let holder = send_partial(&server, 60_000, &[30_000, 29_990], pause).await;
     tokio::time::sleep(pause * 3).await;
     let mut waiting = send_partial(&server, 30_000, &[10_000, 10_000], pause).await;
@@ -341,6 +341,50 @@ async fn a_compressed_body_is_verified_as_sent_before_it_is_inflated() {
 
 /// A mount (the console) gets the client's address in the request's extensions, so it can
 /// count what each client does (the console's sign-in attempts).
+#[tokio::test]
+async fn a_compressed_body_holds_room_for_the_most_it_can_inflate_to() {
+    let limits =
+        Limits::default().with_max_buffered_bytes(1 << 20).with_budget_wait(Duration::from_millis(200));
+    let service = Service::new(Engine::new()).with_limits(limits);
+    let client = monotable_embedded::client_for_service(service.clone());
+    let server = TestServer::start(service).await;
+    hash_table(&client, "zipped").send().await.unwrap();
+    let gzip_put = |item: &str| {
+        let body = gzip(format!(r#"{{"TableName":"zipped","Item":{{"pk":{{"S":"{item}"}}}}}}"#).as_bytes());
+        let request = String::from_utf8_lossy(&post("DynamoDB_20120810.PutItem", b"")).into_owned();
+        let mut request = request
+            .replacen(
+                "Content-Length: 0\r\n",
+                &format!("Content-Encoding: gzip\r\nContent-Length: {}\r\n", body.len()),
+                1,
+            )
+            .into_bytes();
+        request.extend_from_slice(&body);
+        (request, body.len())
+    };
+    // A small compressed body may inflate to deflate's 1,032 times its size: well within the
+    // 1 MiB budget, so it runs.
+    let (small, _) = gzip_put("small");
+    let r = send_raw(server.addr, &small).await;
+    assert_eq!(r.status, 200, "{r:?}");
+    // One of a few KiB (random text compresses little) may inflate past the whole budget, and
+    // is refused before it is inflated, whatever it really holds.
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    let noise: String = (0..6000)
+        .map(|_| {
+            // xorshift64: letters that do not repeat in any pattern deflate can use.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from(b'a' + (state % 26) as u8)
+        })
+        .collect();
+    let (large, compressed) = gzip_put(&noise);
+    assert!(compressed * 1032 > 1 << 20, "{compressed} compressed bytes");
+    let r = send_raw(server.addr, &large).await;
+    assert_eq!(r.error_type(), "com.amazon.coral.availability#ThrottlingException", "{r:?}");
+}
+
 #[tokio::test]
 async fn a_mounted_handler_learns_the_clients_address() {
     let mount = monotable_server::Mount::new("/echo", |parts, _body| {

@@ -8,6 +8,12 @@
 //! real paths. Every answer must be a well-formed response below 500, never a panic, and cost
 //! bounded CPU time per byte of request.
 //!
+//! The body also travels in the ways a hostile client sends it: compressed (`gzip` or
+//! `deflate`, sometimes with the compressed bytes damaged, sometimes with a coding DynamoDB
+//! does not know), and with a web page's `Origin` (a loopback one, one the service allows, or
+//! a foreign one). A foreign origin is refused with 403 whatever the body; an unknown coding or
+//! a compressed body that does not decode is DynamoDB's HTTP 500 and nothing else.
+//!
 //! `cargo test` runs a bounded number of cases (`MONOTABLE_FUZZ_CASES`, default 4,000 — a few
 //! seconds in a debug build); set it higher for a longer local run. `MONOTABLE_FUZZ_SHOW=1`
 //! prints every error answer, to see where generated requests stop.
@@ -16,13 +22,18 @@ mod common;
 
 use std::time::Duration;
 
-use common::{handle_in_process, thread_cpu};
+use std::io::Write;
+
+use common::{handle_in_process, handle_in_process_with, thread_cpu};
 
 use monotable_engine::Engine;
 use monotable_server::{Operation, Service};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{json, Map, Value};
+
+/// The origin the fixture's service allows besides the loopback ones.
+const ALLOWED_ORIGIN: &str = "http://app.test:5173";
 
 /// CPU time a request may take regardless of its size (debug build, shared machine).
 const BASE_BUDGET: Duration = Duration::from_millis(250);
@@ -32,7 +43,7 @@ const PER_BYTE_BUDGET: Duration = Duration::from_micros(100);
 /// A fresh engine with the fixture table `tbl`: keys `pk`/`sk`, GSI `gsi1`, LSI `lsi1`, a
 /// NEW_AND_OLD_IMAGES stream and a dozen items.
 fn fixture() -> Service {
-    let service = Service::new(Engine::new());
+    let service = Service::new(Engine::new()).with_allowed_origins([ALLOWED_ORIGIN.to_owned()]);
     let create = json!({
         "TableName": "tbl",
         "AttributeDefinitions": [
@@ -610,6 +621,66 @@ fn apply(damage: &Damage, mut bytes: Vec<u8>) -> Vec<u8> {
     bytes
 }
 
+/// How a body travels: its coding, and the page it comes from.
+#[derive(Debug, Clone)]
+struct Wire {
+    coding: Coding,
+    origin: Option<&'static str>,
+}
+
+#[derive(Debug, Clone)]
+enum Coding {
+    Identity,
+    Gzip,
+    Deflate,
+    /// Compressed, then one compressed byte replaced.
+    Corrupt(prop::sample::Index, u8),
+    /// A coding DynamoDB does not know, sent over the plain body.
+    Unknown,
+}
+
+fn wire() -> impl Strategy<Value = Wire> {
+    let coding = prop_oneof![
+        12 => Just(Coding::Identity),
+        2 => Just(Coding::Gzip),
+        2 => Just(Coding::Deflate),
+        1 => (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Coding::Corrupt(i, b)),
+        1 => Just(Coding::Unknown),
+    ];
+    let origin = prop_oneof![
+        12 => Just(None),
+        1 => Just(Some("http://localhost:3000")),
+        1 => Just(Some(ALLOWED_ORIGIN)),
+        2 => Just(Some("https://evil.example")),
+    ];
+    (coding, origin).prop_map(|(coding, origin)| Wire { coding, origin })
+}
+
+/// `bytes` as the wire sends them, with the `Content-Encoding` that says how.
+fn encode(coding: &Coding, bytes: &[u8]) -> (Vec<u8>, Option<&'static str>) {
+    let gzip = |bytes: &[u8]| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(bytes).and_then(|()| encoder.finish()).expect("gzip into memory")
+    };
+    match coding {
+        Coding::Identity => (bytes.to_vec(), None),
+        Coding::Gzip => (gzip(bytes), Some("gzip")),
+        Coding::Deflate => {
+            let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+            let compressed =
+                encoder.write_all(bytes).and_then(|()| encoder.finish()).expect("zlib into memory");
+            (compressed, Some("deflate"))
+        }
+        Coding::Corrupt(at, b) => {
+            let mut compressed = gzip(bytes);
+            let i = at.index(compressed.len());
+            compressed[i] = *b;
+            (compressed, Some("gzip"))
+        }
+        Coding::Unknown => (bytes.to_vec(), Some("br")),
+    }
+}
+
 /// How the answers of a run were distributed: successes per operation and errors per type.
 #[derive(Default)]
 struct Tally {
@@ -622,19 +693,39 @@ fn check_one(
     op: Operation,
     body: &Value,
     damage: &Damage,
+    wire: &Wire,
     tally: &mut Tally,
 ) -> Result<(), TestCaseError> {
     let bytes = apply(damage, body.to_string().into_bytes());
+    let (sent, coding) = encode(&wire.coding, &bytes);
+    let mut headers = Vec::new();
+    headers.extend(coding.map(|c| ("content-encoding", c)));
+    headers.extend(wire.origin.map(|o| ("origin", o)));
     let target = format!("{}{}", op.target_prefix(), op.name());
     let started = thread_cpu();
-    let (status, response) = handle_in_process(service, &target, &bytes);
+    let (status, response) = handle_in_process_with(service, &target, &sent, &headers);
     let spent = thread_cpu() - started;
     let text = String::from_utf8_lossy(&response);
+    if wire.origin == Some("https://evil.example") {
+        prop_assert!(
+            status == 403 && text.contains("AccessDeniedException"),
+            "{target} from a foreign origin answered {status}: {text}"
+        );
+        return Ok(());
+    }
+    // DynamoDB answers a body it cannot decode with HTTP 500 (`encoding`); a damaged gzip
+    // stream may still decode (a replaced byte in the header's unused fields).
+    let undecodable = matches!(wire.coding, Coding::Unknown | Coding::Corrupt(..));
     prop_assert!(
-        status < 500,
-        "{target} answered {status}: {text}\nrequest: {}",
+        status < 500 || (undecodable && status == 500 && text.contains("could not be decoded")),
+        "{target} answered {status} ({:?}): {text}\nrequest: {}",
+        wire.coding,
         String::from_utf8_lossy(&bytes)
     );
+    if status == 500 {
+        *tally.errors.entry("undecodable body".to_owned()).or_default() += 1;
+        return Ok(());
+    }
     let parsed: Value = serde_json::from_slice(&response)
         .map_err(|e| TestCaseError::fail(format!("{target}: response is not JSON ({e}): {text}")))?;
     if status == 200 {
@@ -665,18 +756,18 @@ fn no_request_body_makes_any_operation_panic_fail_or_stall() {
     let data_plane: Vec<Operation> =
         Operation::ALL.iter().copied().filter(|&op| !relevant(op).is_empty()).collect();
     let operation = prop_oneof![prop::sample::select(data_plane), prop::sample::select(Operation::ALL)];
-    let strategy = operation.prop_flat_map(|op| (Just(op), body(op), damage()));
+    let strategy = operation.prop_flat_map(|op| (Just(op), body(op), damage(), wire()));
     // One fixture for a run of cases: requests change it (that is part of the fuzzing), and a
     // new one is made every 50 cases so that a deleted table does not end the coverage.
     let fixture_cell = std::cell::RefCell::new((fixture(), 0u32, Tally::default()));
-    let result = runner.run(&strategy, |(op, body, damage)| {
+    let result = runner.run(&strategy, |(op, body, damage, wire)| {
         let mut guard = fixture_cell.borrow_mut();
         let cell = &mut *guard;
         cell.1 += 1;
         if cell.1 % 50 == 0 {
             cell.0 = fixture();
         }
-        check_one(&cell.0, op, &body, &damage, &mut cell.2)
+        check_one(&cell.0, op, &body, &damage, &wire, &mut cell.2)
     });
     if let Err(e) = result {
         panic!("{e}");
@@ -688,7 +779,9 @@ fn no_request_body_makes_any_operation_panic_fail_or_stall() {
     eprintln!("succeeded: {succeeded} of {cases} {:?}\nerrors: {:?}", tally.ok, tally.errors);
     assert!(succeeded * 20 >= cases, "fewer than 5% of the cases succeeded: {:?}", tally.ok);
     assert!(tally.ok.len() >= 10, "successes reached only {:?}", tally.ok.keys());
-    for kind in ["ValidationException", "ResourceNotFoundException", "SerializationException"] {
+    for kind in
+        ["ValidationException", "ResourceNotFoundException", "SerializationException", "undecodable body"]
+    {
         assert!(tally.errors.contains_key(kind), "no {kind} in {:?}", tally.errors);
     }
 }

@@ -249,7 +249,21 @@ pub fn thread_cpu() -> Duration {
 /// Runs one request with `X-Amz-Target: target` through `service` on this thread (no socket);
 /// returns the status and the body.
 pub fn handle_in_process(service: &Service, target: &str, body: &[u8]) -> (u16, Vec<u8>) {
-    let request = http::Request::post("/")
+    handle_in_process_with(service, target, body, &[])
+}
+
+/// [`handle_in_process`] with `extra` headers (`Content-Encoding`, `Origin`, ...).
+pub fn handle_in_process_with(
+    service: &Service,
+    target: &str,
+    body: &[u8],
+    extra: &[(&str, &str)],
+) -> (u16, Vec<u8>) {
+    let mut request = http::Request::post("/");
+    for (name, value) in extra {
+        request = request.header(*name, *value);
+    }
+    let request = request
         .header("content-type", "application/x-amz-json-1.0")
         .header("x-amz-target", target)
         .header("x-amz-date", "20240101T000000Z")
