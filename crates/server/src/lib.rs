@@ -20,7 +20,8 @@
 //! pages refused when signatures are not verified), `transport`
 //! (hyper), `limits` (what the transport allows a client: `budget` of buffered bytes,
 //! `connections` cap, minimum body rate), `graceful` (shutdown: connections finish their request, then close), `priority` (the
-//! blocking pool runs below the workers' CPU priority).
+//! blocking pool runs below the workers' CPU priority), `reads` (a socket read 64 KiB at a time),
+//! `body` (a request body's frames).
 
 mod auth;
 mod body;
@@ -41,6 +42,7 @@ mod limits;
 mod locations;
 mod operation;
 mod priority;
+mod reads;
 mod response;
 mod service;
 mod transport;

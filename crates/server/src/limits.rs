@@ -10,8 +10,8 @@
 //!   `ThrottlingException`, which SDKs retry with backoff, and its connection is closed. A
 //!   compressed body also holds room for its inflated copy, at the most it can inflate to
 //!   (deflate's 1,032 to 1, at most 16 MiB; `encoding::inflated_bound`) before it is inflated.
-//!   What the budget does not count: hyper's read buffer of each connection (64 KiB,
-//!   `transport::READ_BUFFER_BYTES`, times the connection cap).
+//!   What the budget does not count: hyper's read buffer of each connection (at most about
+//!   400 KiB, bounded by the connection cap).
 //! * **Slow bodies** ([`Limits::body_grace`], [`Limits::min_body_rate`]): once its head has
 //!   arrived, a request's body must keep up with a minimum rate: by any moment `t` after the
 //!   body started, `(t - grace) * rate` bytes must have arrived, and no gap between two of its

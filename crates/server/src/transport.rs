@@ -38,6 +38,7 @@ use crate::graceful::{Live, Shutdown};
 use crate::headers::{text, RequestHeaders};
 use crate::limits::Limits;
 use crate::operation::Operation;
+use crate::reads::SlicedReads;
 use crate::response::{error_response, new_request_id, JSON_1_0};
 use crate::service::{Service, MAX_REQUEST_BYTES};
 use crate::ServerError;
@@ -64,14 +65,6 @@ const BODY_SLICE_BYTES: usize = 64 * 1024;
 /// would wait behind every connection of a flood of new ones. One yield per sixteen accepts
 /// bounds that wait to sixteen new connections' first polls.
 const ACCEPT_BURST: usize = 16;
-/// The most hyper reads from a connection at once (its `max_buf_size`), which is also the
-/// largest request head it parses: past it hyper answers 431. A read is work the worker does
-/// in one go: at hyper's default (417,792 bytes) forty 16 MiB bodies arriving together made
-/// each round of the worker over their connections take 25 to 55 ms, and a GetItem waited for
-/// the round (its worst 57 to 95 ms under `bench --attack held-bodies`; 10 to 12 ms at 64 KiB).
-/// The cost: a head between 64 KiB and hyper's default, which DynamoDB answers 400 as any head
-/// over 16 KiB, gets hyper's 431; a head that large is no SDK's.
-const READ_BUFFER_BYTES: usize = 64 * 1024;
 /// How long shutdown waits for in-flight requests before closing their connections.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// The longest request line and the largest header section DynamoDB accepts, each: past them
@@ -82,9 +75,9 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// 400 that is not a signature error.
 ///
 /// hyper's own limits cannot give that answer: past its `max_header_size` (when set), its read
-/// buffer ([`READ_BUFFER_BYTES`]) or 100 header lines, hyper answers 431 itself and closes the
-/// connection, a status nothing can change. So hyper's header limits stay unset, its read buffer
-/// bounds what a connection reads, and the 16 KiB limit is checked here, on the parsed head.
+/// buffer (`max_buf_size`, 417,792 bytes by default) or 100 header lines, hyper answers 431
+/// itself and closes the connection, a status nothing can change. So hyper keeps its defaults,
+/// which bound what a connection reads, and the 16 KiB limit is checked here, on the parsed head.
 const MAX_HEAD_PART_BYTES: usize = 16 * 1024;
 /// The body of the 400 for an oversized head, in plain text (DynamoDB's is not recorded).
 const HEAD_TOO_LARGE_BODY: &str =
@@ -190,10 +183,9 @@ pub async fn serve_with(
                 // the same bound with one timer tick every ten seconds.
                 let connection = http1::Builder::new()
                     .keep_alive(true)
-                    .max_buf_size(READ_BUFFER_BYTES)
                     .header_read_timeout(None)
                     .serve_connection(
-                        TokioIo::new(stream),
+                        TokioIo::new(SlicedReads::new(stream)),
                         service_fn(move |request| {
                             let conn = conn.clone();
                             Progress::count(&conn.progress.started);

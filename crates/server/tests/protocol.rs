@@ -325,8 +325,8 @@ async fn a_request_line_or_header_section_over_16_kib_is_a_400() {
 
 #[tokio::test]
 async fn a_head_past_hypers_read_buffer_is_refused_by_hyper_not_dropped() {
-    // Past hyper's read buffer (64 KiB, READ_BUFFER_BYTES in transport.rs) hyper answers 431
-    // itself and closes: the answer arrives, and nothing more is read (see MAX_HEAD_PART_BYTES).
+    // Past hyper's read buffer (417,792 bytes) hyper answers 431 itself and closes: the answer
+    // arrives, and nothing more is read (see MAX_HEAD_PART_BYTES in transport.rs).
     let server = server().await;
     let mut conn = RawConnection::open(server.addr).await;
     let r = conn.send(&list_tables_with("/", &format!("x-padding: {}\r\n", "a".repeat(500_000)))).await;
