@@ -42,7 +42,10 @@
 //! `monotable_engine::InlineBudget`) before evaluating it, so a write past the budget stops
 //! before its condition is evaluated and before anything is written, and is run again from the
 //! start on the blocking pool. A write is therefore never applied twice. A Query's filter is
-//! weighed the same way, item by item, against the same budget.
+//! weighed the same way, item by item, against the same budget. A write that must sum its item
+//! collection (`ReturnItemCollectionMetrics=SIZE` on a table with local secondary indexes)
+//! walks its whole partition after the commit, where no budget could stop it, so under a
+//! budget it stops before it starts and runs on the pool.
 
 use monotable_engine::InlineBudget;
 

@@ -283,4 +283,60 @@ mod tests {
             engine.get_item(input(json!({"TableName": "tbl", "Key": {"pk": {"S": "a"}}}))).expect("read");
         assert!(got.item.is_some(), "the write applied once it could take the lock");
     }
+
+    #[test]
+    fn a_write_that_sums_its_item_collection_stops_under_an_inline_budget_before_it_runs() {
+        let engine = Engine::new();
+        engine
+            .create_table(input(json!({
+                "TableName": "lsi",
+                "AttributeDefinitions": [
+                    {"AttributeName": "pk", "AttributeType": "S"},
+                    {"AttributeName": "sk", "AttributeType": "S"},
+                    {"AttributeName": "n", "AttributeType": "N"}
+                ],
+                "KeySchema": [
+                    {"AttributeName": "pk", "KeyType": "HASH"},
+                    {"AttributeName": "sk", "KeyType": "RANGE"}
+                ],
+                "LocalSecondaryIndexes": [{
+                    "IndexName": "by_n",
+                    "KeySchema": [
+                        {"AttributeName": "pk", "KeyType": "HASH"},
+                        {"AttributeName": "n", "KeyType": "RANGE"}
+                    ],
+                    "Projection": {"ProjectionType": "ALL"}
+                }],
+                "BillingMode": "PAY_PER_REQUEST"
+            })))
+            .expect("created");
+        let put = |sk: &str, metrics: &str| {
+            input::<PutItemInput>(json!({
+                "TableName": "lsi",
+                "Item": {"pk": {"S": "a"}, "sk": {"S": sk}, "n": {"N": "1"}},
+                "ReturnItemCollectionMetrics": metrics
+            }))
+        };
+        let update = || {
+            input::<UpdateItemInput>(json!({
+                "TableName": "lsi",
+                "Key": {"pk": {"S": "a"}, "sk": {"S": "u"}},
+                "UpdateExpression": "SET n = :n",
+                "ExpressionAttributeValues": {":n": {"N": "2"}},
+                "ReturnItemCollectionMetrics": "SIZE"
+            }))
+        };
+        let budget = InlineBudget { read_bytes: 64 * 1024, evaluation: 64 * 1024 };
+        let count = || engine.scan(input(json!({"TableName": "lsi"}))).expect("scan").count.unwrap_or(0);
+        // Summing the collection walks the whole partition after the commit, where no budget
+        // can stop it: under a budget the write stops before anything is written.
+        assert!(within_budget(budget, || engine.put_item(put("s", "SIZE")).is_ok()).is_none());
+        assert!(within_budget(budget, || engine.update_item(update()).is_ok()).is_none());
+        assert_eq!(count(), 0, "nothing was written");
+        // Without SIZE the write runs under the budget, and without a budget SIZE is answered.
+        assert_eq!(within_budget(budget, || engine.put_item(put("n", "NONE")).is_ok()), Some(true));
+        let summed = engine.put_item(put("s", "SIZE")).expect("written");
+        assert!(summed.item_collection_metrics.is_some());
+        assert_eq!(count(), 2);
+    }
 }

@@ -178,6 +178,24 @@ pub(in crate::engine) fn run_write(inner: &Inner, write: &Write) -> Result<(Chan
     Ok((change, schema))
 }
 
+/// Stops a write under an inline budget that would sum its item collection
+/// (`ReturnItemCollectionMetrics=SIZE` on a table with local secondary indexes), before it
+/// starts. [`collection_metrics`] walks the item's whole partition after the commit, where no
+/// budget can stop it; the caller runs the whole request again where it may take its time.
+/// Outside a budget this costs one comparison.
+pub(in crate::engine) fn sums_collection_off_the_worker(
+    table: &Table,
+    ricm: Option<&str>,
+) -> Result<(), Error> {
+    if ricm == Some("SIZE") && inline_budget::in_scope() && table.schema().has_lsi() {
+        inline_budget::exceeded();
+        return Err(Error::internal(
+            "the write sums its item collection, which is work for the blocking pool",
+        ));
+    }
+    Ok(())
+}
+
 /// `ReturnItemCollectionMetrics=SIZE` for tables with local secondary indexes: the item's
 /// partition key and a one-gigabyte range around the collection's size (its base items plus
 /// their local index entries), measured after the write.

@@ -15,7 +15,9 @@ use crate::engine::core::legacy;
 use crate::engine::core::params::{check_placeholders, expr_err};
 use crate::engine::core::read_one::{read_one, read_projection};
 use crate::engine::core::util::validated_table;
-use crate::engine::core::write::{collection_metrics, key_bytes, run_write, Mutation, Write};
+use crate::engine::core::write::{
+    collection_metrics, key_bytes, run_write, sums_collection_off_the_worker, Mutation, Write,
+};
 use crate::engine::core::Inner;
 use crate::table::{Change, Schema};
 use crate::validate::{self, Constraints};
@@ -179,6 +181,7 @@ impl OldImageWrite<'_> {
     /// Runs `write` and builds the response members PutItem and DeleteItem share: collection
     /// metrics, `ALL_OLD` attributes and consumed capacity.
     fn run(&self, inner: &Inner, write: &Write) -> Result<OldImageOutput, Error> {
+        sums_collection_off_the_worker(&write.table, self.return_item_collection_metrics)?;
         let (change, schema) = run_write(inner, write)?;
         let report = Report::parse(self.return_consumed_capacity);
         Ok(OldImageOutput {
@@ -347,6 +350,7 @@ pub(in crate::engine) fn update_item(
         condition,
         return_old_on_failure: input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
     };
+    sums_collection_off_the_worker(&table, input.return_item_collection_metrics.as_deref())?;
     let (change, schema) = run_write(inner, &write)?;
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     let attributes = update_return_values(input.return_values.as_deref(), &change);
