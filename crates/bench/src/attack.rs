@@ -318,14 +318,15 @@ pub(crate) async fn prepare(
     Ok(())
 }
 
-/// Runs `attack` until `done` is set, with the probe of new connections beside it.
+/// Runs `attack` until `done` is set, with the probe of new connections beside it. Fails
+/// when the attacker's runtime cannot be built or its task panics: nothing was measured.
 pub(crate) async fn attack_loop(
     attack: Attack,
     endpoint: Endpoint,
     signer: RequestSigner,
     table: String,
     done: Arc<AtomicBool>,
-) -> AttackReport {
+) -> Result<AttackReport, BenchError> {
     let probe = tokio::spawn(hostile::new_connections(
         endpoint.addr,
         std::time::Duration::from_millis(100),
@@ -334,19 +335,15 @@ pub(crate) async fn attack_loop(
     // The attacker is another client: it runs on a runtime and thread of its own, so that its
     // work (writing forty 16 MiB bodies, say) delays the server, not the measuring connections.
     let attacker = tokio::task::spawn_blocking(move || {
-        let runtime = crate::run::runtime(1).ok()?;
-        Some(runtime.block_on(attack_only(attack, endpoint, signer, table, done)))
+        let runtime = crate::run::runtime(1)?;
+        Ok::<_, BenchError>(runtime.block_on(attack_only(attack, endpoint, signer, table, done)))
     });
-    let mut report = match attacker.await {
-        Ok(Some(report)) => report,
-        // The attacker's runtime could not be built, or it panicked: nothing was measured.
-        _ => AttackReport::empty(attack, 0),
-    };
+    let mut report = attacker.await.map_err(|e| BenchError::Task(e.to_string()))??;
     if let Ok((h, failed)) = probe.await {
         report.new_connections =
             NewConnections { answered: h.len(), failed, latency_us: Latency::from_nanos(&h) };
     }
-    report
+    Ok(report)
 }
 
 /// The attack itself, until `done` is set.

@@ -302,7 +302,7 @@ async fn run_async(config: &BenchConfig, endpoint: Endpoint) -> Result<Report, B
     let attack = match attacker {
         Some((task, done)) => {
             done.store(true, Ordering::Relaxed);
-            Some(task.await.map_err(|e| BenchError::Task(e.to_string()))?)
+            Some(task.await.map_err(|e| BenchError::Task(e.to_string()))??)
         }
         None => None,
     };

@@ -67,27 +67,28 @@ pub(crate) fn decode_request<'a>(
     headers: &RequestHeaders<'_>,
     body: &'a [u8],
 ) -> Result<Cow<'a, [u8]>, ServerError> {
-    let Some(value) = headers.content_encoding else { return Ok(Cow::Borrowed(body)) };
-    let coding = value.to_str().unwrap_or("").trim().to_ascii_lowercase();
-    let undecodable = || {
+    let undecodable = |coding: &str| {
         ServerError::Internal(format!(
             "The request body could not be decoded as Content-Encoding '{coding}'."
         ))
+    };
+    let coding = match request_coding(headers.content_encoding) {
+        RequestCoding::Plain => return Ok(Cow::Borrowed(body)),
+        RequestCoding::Compressed(coding) => coding,
+        RequestCoding::Unknown(name) => return Err(undecodable(&name)),
     };
     // Room for the most a body this long can inflate to, which is what the transport's budget
     // of buffered bytes holds for it, so that the buffer never grows past that.
     let mut decoded = Vec::with_capacity(inflated_bound(body.len()));
     // One byte past the limit tells an oversized body from one exactly at it.
     let limit = MAX_REQUEST_BYTES as u64 + 1;
-    let read = match coding.as_str() {
-        "" | "identity" => return Ok(Cow::Borrowed(body)),
-        "gzip" => MultiGzDecoder::new(body).take(limit).read_to_end(&mut decoded),
-        "deflate" => ZlibDecoder::new(body).take(limit).read_to_end(&mut decoded),
-        _ => return Err(undecodable()),
+    let read = match coding {
+        Coding::Gzip => MultiGzDecoder::new(body).take(limit).read_to_end(&mut decoded),
+        Coding::Deflate => ZlibDecoder::new(body).take(limit).read_to_end(&mut decoded),
     };
     // An empty body is no gzip or zlib stream at all.
     if read.is_err() || body.is_empty() {
-        return Err(undecodable());
+        return Err(undecodable(coding.name()));
     }
     if decoded.len() > MAX_REQUEST_BYTES {
         return Err(ServerError::RequestTooLarge);
@@ -107,12 +108,32 @@ pub(crate) fn inflated_bound(compressed: usize) -> usize {
     compressed.saturating_mul(MAX_INFLATION).saturating_add(64 * 1024).min(MAX_REQUEST_BYTES + 1)
 }
 
+/// How a request's `Content-Encoding` says its body is encoded.
+enum RequestCoding {
+    /// No header, an empty or non-text one, or `identity`.
+    Plain,
+    Compressed(Coding),
+    /// A coding DynamoDB does not know, trimmed and lower-cased for the error message.
+    Unknown(String),
+}
+
+fn request_coding(content_encoding: Option<&HeaderValue>) -> RequestCoding {
+    let value = text(content_encoding).unwrap_or("").trim();
+    if value.is_empty() || value.eq_ignore_ascii_case("identity") {
+        RequestCoding::Plain
+    } else if value.eq_ignore_ascii_case("gzip") {
+        RequestCoding::Compressed(Coding::Gzip)
+    } else if value.eq_ignore_ascii_case("deflate") {
+        RequestCoding::Compressed(Coding::Deflate)
+    } else {
+        RequestCoding::Unknown(value.to_ascii_lowercase())
+    }
+}
+
 /// Whether a request with this `Content-Encoding` has its body inflated (`gzip` or `deflate`;
 /// another coding is refused unread).
 pub(crate) fn inflates(content_encoding: Option<&HeaderValue>) -> bool {
-    let Some(value) = text(content_encoding) else { return false };
-    let value = value.trim();
-    value.eq_ignore_ascii_case("gzip") || value.eq_ignore_ascii_case("deflate")
+    matches!(request_coding(content_encoding), RequestCoding::Compressed(_))
 }
 
 /// The coding to compress the response with, from the request's `Accept-Encoding`.

@@ -54,10 +54,10 @@ const IDLE_CHECK: Duration = Duration::from_secs(10);
 const DRAIN_BYTES: usize = 64 * 1024 * 1024;
 /// How long an oversized body is drained at most.
 const DRAIN_TIME: Duration = Duration::from_secs(10);
-/// How many bytes of a body are copied in one go while its frames keep arriving, before the
+/// How many bytes of a body are taken in one go while its frames keep arriving, before the
 /// connection's task lets the worker's other tasks run: tens of microseconds of reading.
-/// Without it a 16 MiB body that arrives at once is read and copied whole in one poll, and
-/// forty of them held the worker (and the accept loop) for most of a second.
+/// Without it a 16 MiB body that arrives at once is read whole in one poll, and forty of them
+/// hold the worker (and the accept loop) while they arrive.
 const BODY_SLICE_BYTES: usize = 64 * 1024;
 /// How many connections the accept loop takes before it lets the worker's other tasks run. A
 /// task that tokio wakes for a ready socket is queued behind every task already queued, and
@@ -389,14 +389,18 @@ async fn respond(
     };
     Ok(match read {
         Ok(body) => {
-            if inflates_on_pool(headers.content_encoding, body.len()) {
-                // The semaphore is never closed; a permit is held until the request has run.
-                let _inflating = shared.inflating.acquire().await.ok();
-                return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
-            }
-            let place = placement(headers.target(), body.len(), service.engine().writes_may_block());
-            // A large body is joined on the blocking pool, where it runs (`body`).
+            let inflating = inflates_on_pool(headers.content_encoding, body.len());
+            let place = match inflating {
+                true => Placement::Pool,
+                false => placement(headers.target(), body.len(), service.engine().writes_may_block()),
+            };
             if place == Placement::Pool {
+                // A body to inflate waits for a permit (the semaphore is never closed), held
+                // until the request has run. A large body is joined there, where it runs.
+                let _permit = match inflating {
+                    true => shared.inflating.acquire().await.ok(),
+                    false => None,
+                };
                 return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
             }
             let body = body.join();
