@@ -20,6 +20,7 @@ mod export;
 mod import;
 mod mcp;
 mod output;
+mod purge;
 mod s3;
 mod serve;
 mod transfer;

@@ -136,6 +136,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     init_logging();
     // Before the limits are read: the default cap on connections derives from this limit.
     let descriptors = monotable_server::raise_descriptor_limit();
+    // Freed memory is returned to the system by a thread of its own, never by a worker.
+    let purging = crate::purge::start();
     let mut limits = Limits::default();
     if let Some(bytes) = args.max_buffered_bytes {
         limits = limits.with_max_buffered_bytes(usize::try_from(bytes).unwrap_or(usize::MAX));
@@ -146,7 +148,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(rate) = args.min_body_rate {
         limits = limits.with_min_body_rate(rate);
     }
-    tracing::debug!(?descriptors, ?limits, "transport limits");
+    tracing::debug!(?descriptors, ?limits, purging, "transport limits");
     let auth = match args.auth {
         AuthMode::Accept => Auth::AcceptAny,
         AuthMode::Verify => {
