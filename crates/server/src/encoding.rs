@@ -117,8 +117,11 @@ enum RequestCoding {
     Unknown(String),
 }
 
+#[inline]
 fn request_coding(content_encoding: Option<&HeaderValue>) -> RequestCoding {
-    let value = text(content_encoding).unwrap_or("").trim();
+    // Most requests, every SDK's among them, have no Content-Encoding.
+    let Some(content_encoding) = content_encoding else { return RequestCoding::Plain };
+    let value = text(Some(content_encoding)).unwrap_or("").trim();
     if value.is_empty() || value.eq_ignore_ascii_case("identity") {
         RequestCoding::Plain
     } else if value.eq_ignore_ascii_case("gzip") {
