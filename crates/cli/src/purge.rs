@@ -31,15 +31,11 @@ const MI_OPTION_PURGE_DELAY: mi::mi_option_t = 15;
 
 /// mimalloc's own purge delay while the purging thread runs: long enough that the thread,
 /// waking every [`PURGE_EVERY`], is always first unless it is starved of CPU for this long.
-pub(crate) const FALLBACK_PURGE_DELAY_MS: i64 = 10_000;
+const FALLBACK_PURGE_DELAY_MS: i64 = 10_000;
 
 /// How often the purging thread returns freed memory: mimalloc's default purge delay, so
 /// memory freed and soon reused is no more often returned and faulted in again than before.
-pub(crate) const PURGE_EVERY: Duration = Duration::from_millis(1_000);
-
-/// How much the purging thread lowers its CPU priority (added to its nice value, Linux only),
-/// as the blocking pool does: a purge yields to a worker with requests to answer.
-const PURGE_NICENESS: i32 = 10;
+const PURGE_EVERY: Duration = Duration::from_millis(1_000);
 
 /// Moves mimalloc's purging to a background thread, unless the environment sets the purge
 /// delay. Returns whether the thread was started.
@@ -47,11 +43,14 @@ pub(crate) fn start() -> bool {
     if user_set_purge_delay(std::env::vars_os().map(|(name, _)| name)) {
         return false;
     }
-    // SAFETY: mi_option_set takes an option index and a value and touches no memory of ours;
-    // options may be changed at any time (each read is `mi_option_get`).
+    // SAFETY: mi_option_get and mi_option_set take an option index (and a value) and touch no
+    // memory of ours; options may be changed at any time (each read is `mi_option_get`).
+    let own_delay = unsafe { mi::mi_option_get(MI_OPTION_PURGE_DELAY) };
+    // SAFETY: as above.
     unsafe { mi::mi_option_set(MI_OPTION_PURGE_DELAY, FALLBACK_PURGE_DELAY_MS as _) };
     let spawned = std::thread::Builder::new().name("monotable-purge".into()).spawn(|| {
-        lower_this_thread();
+        // A purge yields to a worker with requests to answer, as the blocking pool does.
+        monotable_server::lower_this_thread_below_workers();
         loop {
             std::thread::sleep(PURGE_EVERY);
             purge_now();
@@ -60,9 +59,9 @@ pub(crate) fn start() -> bool {
     match spawned {
         Ok(_) => true,
         Err(e) => {
-            // Without the thread, purging goes back to mimalloc's default timing.
+            // Without the thread, purging goes back to mimalloc's own timing.
             // SAFETY: as above.
-            unsafe { mi::mi_option_set(MI_OPTION_PURGE_DELAY, 1_000) };
+            unsafe { mi::mi_option_set(MI_OPTION_PURGE_DELAY, own_delay) };
             tracing::warn!(
                 "could not start the memory-purging thread ({e}); freed memory is returned by the workers"
             );
@@ -89,18 +88,6 @@ fn user_set_purge_delay(names: impl IntoIterator<Item = std::ffi::OsString>) -> 
     })
 }
 
-#[cfg(target_os = "linux")]
-fn lower_this_thread() {
-    // SAFETY: nice(2) takes an integer and touches no memory; on Linux it changes the calling
-    // thread's nice value only, and raising it needs no privilege.
-    unsafe {
-        libc::nice(PURGE_NICENESS);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn lower_this_thread() {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,10 +101,12 @@ mod tests {
         assert!(!user_set_purge_delay(names(&["PATH", "MIMALLOC_PURGE_DECOMMITS", "HOME"])));
     }
 
+    /// VmRSS from /proc/self/status, which gives it in kB whatever the page size.
     fn resident_bytes() -> usize {
-        let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
-        let pages: usize = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
-        pages * 4096
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        let kb: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        kb * 1024
     }
 
     /// The option index is this build's purge delay (v3 defaults it to 1,000 ms, and no

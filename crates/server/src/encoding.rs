@@ -121,7 +121,7 @@ enum RequestCoding {
 fn request_coding(content_encoding: Option<&HeaderValue>) -> RequestCoding {
     // Most requests, every SDK's among them, have no Content-Encoding.
     let Some(content_encoding) = content_encoding else { return RequestCoding::Plain };
-    let value = text(Some(content_encoding)).unwrap_or("").trim();
+    let value = content_encoding.to_str().unwrap_or("").trim();
     if value.is_empty() || value.eq_ignore_ascii_case("identity") {
         RequestCoding::Plain
     } else if value.eq_ignore_ascii_case("gzip") {

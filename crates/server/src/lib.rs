@@ -54,6 +54,7 @@ pub use error::ServerError;
 pub use limits::{raise_descriptor_limit, Limits};
 pub use locations::{OpenEngine, MAX_LOCATIONS};
 pub use operation::{Operation, STREAMS_TARGET_PREFIX, TARGET_PREFIX};
+pub use priority::lower_this_pool_thread as lower_this_thread_below_workers;
 pub use response::{JSON_1_0, PLAIN_JSON};
 pub use service::{Service, HEALTH_BODY, MAX_REQUEST_BYTES};
 pub use transport::{run, serve, serve_with, Mount, MountFuture};

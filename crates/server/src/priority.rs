@@ -11,9 +11,9 @@
 //! an otherwise idle machine. RocksDB does the same for its compaction threads
 //! (`Env::LowerThreadPoolCPUPriority`).
 //!
-//! Invariant: only threads of tokio's blocking pool are lowered, each once, and never raised
-//! again (an unprivileged process may not raise a priority back). The async workers and the
-//! engine's own threads keep the process's priority.
+//! Invariant: only threads of tokio's blocking pool, and background threads that ask for it,
+//! are lowered, each once, and never raised again (an unprivileged process may not raise a
+//! priority back). The async workers and the engine's own threads keep the process's priority.
 //!
 //! Linux only: there the nice value belongs to a thread (setpriority(2), "the nice value is a
 //! per-thread attribute"); elsewhere it belongs to the process, and nothing is changed.
@@ -27,9 +27,11 @@ thread_local! {
     static LOWERED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Lowers the calling thread's CPU priority by [`POOL_NICENESS`], once per thread. Called at
-/// the start of every request run on the blocking pool.
-pub(crate) fn lower_this_pool_thread() {
+/// Lowers the calling thread's CPU priority by ten nice levels, once per thread, as the
+/// blocking pool's threads are: on Linux only, where a nice value is per thread. Called at the
+/// start of every request run on the blocking pool, and by any background thread of a server
+/// process that must yield to the workers (`monotable serve`'s memory purging).
+pub fn lower_this_pool_thread() {
     if !LOWERED.with(|lowered| lowered.replace(true)) {
         lower();
     }

@@ -390,17 +390,15 @@ async fn respond(
     Ok(match read {
         Ok(body) => {
             let inflating = inflates_on_pool(headers.content_encoding, body.len());
-            let place = match inflating {
-                true => Placement::Pool,
-                false => placement(headers.target(), body.len(), service.engine().writes_may_block()),
+            let place = if inflating {
+                Placement::Pool
+            } else {
+                placement(headers.target(), body.len(), service.engine().writes_may_block())
             };
             if place == Placement::Pool {
                 // A body to inflate waits for a permit (the semaphore is never closed), held
                 // until the request has run. A large body is joined there, where it runs.
-                let _permit = match inflating {
-                    true => shared.inflating.acquire().await.ok(),
-                    false => None,
-                };
+                let _permit = if inflating { shared.inflating.acquire().await.ok() } else { None };
                 return Ok(Box::pin(on_pool(service.clone(), parts, body)).await);
             }
             let body = body.join();
